@@ -1,0 +1,114 @@
+/**
+ * The typed protocol between the extension's contexts. Every message has a zod schema for its
+ * payload and a reply type; names say the direction:
+ *   ui:*  popup / options page  -> background (extension pages only)
+ *   cs:*  content script        -> background
+ *   tab:* popup / background    -> content script of one tab
+ * The receiver validates the payload and the sender before acting, and always answers with a
+ * `Reply` envelope, so a failure reaches the caller as a typed error instead of `undefined`.
+ */
+import { z } from 'zod';
+import type { ApiErrorData } from './api/errors';
+import type { AccountInfo, TestKeyResult } from './api/types';
+import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
+import { SEVERITIES } from './severity';
+
+const ip = z.string().min(2).max(100);
+const ipList = z.array(ip).min(1).max(10_000);
+
+export const messageSchemas = {
+  // ----- UI -> background -----
+  'ui:lookup': z.object({ ips: ipList, detailed: z.boolean().optional() }).strict(),
+  'ui:verify-key': z.object({}).strict(),
+  'ui:test-key': z.object({}).strict(),
+  'ui:get-status': z.object({}).strict(),
+  'ui:refresh-quota': z.object({}).strict(),
+  'ui:clear-cache': z.object({}).strict(),
+  /** Register (or unregister) the content script for a site; permission is asked by the UI. */
+  'ui:set-site-scanning': z.object({ pattern: z.string().min(1).max(2048), enabled: z.boolean() }).strict(),
+  /** Scan one tab once (activeTab). */
+  'ui:scan-tab': z.object({ tabId: z.number().int().nonnegative() }).strict(),
+  // ----- content script -> background -----
+  'cs:lookup': z
+    .object({ ips: ipList, priority: z.enum(['visible', 'background']) })
+    .strict(),
+  /** The hover card's "Details" button: a user action, so it may use the quota reserve. */
+  'cs:lookup-detailed': z.object({ ip }).strict(),
+  /** Counts per severity on this frame, for the toolbar badge. */
+  'cs:page-summary': z
+    .object({ counts: z.record(z.enum(SEVERITIES), z.number().int().nonnegative()) })
+    .strict(),
+  // ----- to the content script of a tab -----
+  'tab:get-page-ips': z.object({}).strict(),
+  'tab:show-lookup': z.object({ text: z.string().max(100_000) }).strict(),
+} as const;
+
+export type MessageType = keyof typeof messageSchemas;
+export type MessagePayload<T extends MessageType> = z.infer<(typeof messageSchemas)[T]>;
+
+export interface PageIp {
+  ip: string;
+  version: 4 | 6;
+  count: number;
+  result?: LookupResult;
+}
+
+export interface MessageReplies {
+  'ui:lookup': LookupResult[];
+  'ui:verify-key': AccountInfo;
+  'ui:test-key': TestKeyResult;
+  'ui:get-status': LookupStatus;
+  'ui:refresh-quota': QuotaSnapshot;
+  'ui:clear-cache': { cleared: number };
+  'ui:set-site-scanning': { patterns: string[] };
+  'ui:scan-tab': { injected: boolean };
+  'cs:lookup': LookupResult[];
+  'cs:lookup-detailed': LookupResult;
+  'cs:page-summary': { ok: true };
+  'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
+  'tab:show-lookup': { ok: true };
+}
+
+/** Errors that are not the API's: the message itself was refused or the handler failed. */
+export type ProtocolErrorKind = 'invalid-message' | 'forbidden' | 'internal' | 'unreachable';
+export interface ProtocolError {
+  kind: ProtocolErrorKind;
+  message: string;
+}
+
+export type ReplyError = ApiErrorData | ProtocolError;
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: ReplyError };
+
+export interface Envelope<T extends MessageType = MessageType> {
+  type: T;
+  payload: MessagePayload<T>;
+}
+
+const envelopeSchema = z.object({ type: z.string(), payload: z.unknown() }).strict();
+
+/** Parses an incoming message; null when it is not one of ours or its payload is invalid. */
+export function parseEnvelope(
+  raw: unknown,
+): { ok: true; envelope: Envelope } | { ok: false; error: ProtocolError } {
+  const outer = envelopeSchema.safeParse(raw);
+  if (!outer.success || !(outer.data.type in messageSchemas)) {
+    return { ok: false, error: { kind: 'invalid-message', message: 'Unknown message.' } };
+  }
+  const type = outer.data.type as MessageType;
+  const payload = messageSchemas[type].safeParse(outer.data.payload ?? {});
+  if (!payload.success) {
+    const issue = payload.error.issues[0];
+    return {
+      ok: false,
+      error: {
+        kind: 'invalid-message',
+        message: `Invalid ${type} message: ${issue ? `${issue.path.join('.') || 'payload'}: ${issue.message}` : 'bad payload'}.`,
+      },
+    };
+  }
+  return { ok: true, envelope: { type, payload: payload.data } as Envelope };
+}
+
+export function errorMessageOf(error: ReplyError): string {
+  return error.message;
+}

@@ -1,0 +1,78 @@
+/**
+ * Severity of a lookup result, as marks and cards show it. The highlight names are a public
+ * contract (console admins and tests rely on them): `ip-rep-<severity>`.
+ */
+import type { LookupResult } from './lookup/types';
+
+export const SEVERITIES = [
+  'critical',
+  'high',
+  'medium',
+  'low',
+  'clean',
+  'whitelisted',
+  'unknown',
+  'skipped',
+  'pending',
+] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface SeverityThresholds {
+  critical: number;
+  high: number;
+  medium: number;
+  /** A score strictly above this is `low`; at or below it is `clean`. */
+  low: number;
+}
+
+export const DEFAULT_THRESHOLDS: SeverityThresholds = { critical: 80, high: 50, medium: 25, low: 0 };
+
+/** Sort key: lower is riskier. */
+export const SEVERITY_RANK: Record<Severity, number> = Object.fromEntries(
+  SEVERITIES.map((s, i) => [s, i]),
+) as Record<Severity, number>;
+
+export function highlightName(severity: Severity): string {
+  return `ip-rep-${severity}`;
+}
+
+export function severityFromScore(score: number, t: SeverityThresholds): Severity {
+  if (score >= t.critical) return 'critical';
+  if (score >= t.high) return 'high';
+  if (score >= t.medium) return 'medium';
+  if (score > t.low) return 'low';
+  return 'clean';
+}
+
+/** `threat_level` wins when the server sent a known one; else the score and the thresholds. */
+export function severityOf(result: LookupResult | undefined, t: SeverityThresholds): Severity {
+  if (!result) return 'pending';
+  switch (result.status) {
+    case 'skipped':
+      return 'skipped';
+    case 'not-found':
+    case 'error':
+      return 'unknown';
+    case 'found': {
+      const d = result.data;
+      if (d.whitelisted) return 'whitelisted';
+      if (d.threatLevel && d.threatLevel !== 'UNKNOWN') {
+        return d.threatLevel.toLowerCase() as Severity;
+      }
+      if (d.score !== null) return severityFromScore(d.score, t);
+      return 'unknown';
+    }
+  }
+}
+
+export const SEVERITY_LABEL: Record<Severity, string> = {
+  critical: 'Critical',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+  clean: 'Clean',
+  whitelisted: 'Whitelisted',
+  unknown: 'Unknown',
+  skipped: 'Not looked up',
+  pending: 'Looking up…',
+};

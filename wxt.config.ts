@@ -1,0 +1,47 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'wxt';
+
+/**
+ * Build modes:
+ * - production (default): the release build. Host permission for the default API origin only.
+ * - e2e: the build Playwright loads. Adds loopback host permissions so the extension can reach
+ *   the API simulator and be injected into fixture pages served on 127.0.0.1.
+ * - demo: like e2e, and preconfigured (see lib/build-defaults.ts) for the simulator that
+ *   `npm run demo` starts.
+ */
+const LOOPBACK_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
+
+export default defineConfig({
+  modules: ['@wxt-dev/webextension-polyfill'],
+  vite: () => ({ plugins: [preact()] }),
+  manifest: ({ mode, browser }) => ({
+    name: 'IP Reputation Lens',
+    short_name: 'IP Lens',
+    description:
+      'Colours every IP address in your SIEM console by its threat reputation and shows score, hits, last attack and network details on hover.',
+    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting'],
+    host_permissions: [
+      'https://ipswamp.com/*',
+      ...(mode === 'e2e' || mode === 'demo' ? LOOPBACK_HOSTS : []),
+    ],
+    // A custom API base URL and the "Sites to scan" are granted at runtime, one origin at a time.
+    optional_host_permissions: ['*://*/*'],
+    commands: {
+      'scan-page': {
+        suggested_key: { default: 'Alt+Shift+S' },
+        description: 'Scan this page for IP addresses',
+      },
+      _execute_action: {
+        suggested_key: { default: 'Alt+Shift+L' },
+        description: 'Open the IP lookup popup',
+      },
+    },
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: { id: 'ip-reputation-lens@iplens.dev', strict_min_version: '128.0' },
+          },
+        }
+      : {}),
+  }),
+});
