@@ -12,6 +12,8 @@ import { defineConfig } from 'wxt';
 const LOOPBACK_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
 
 export default defineConfig({
+  // Lets parallel e2e builds (and the demo) write to their own folder.
+  outDir: process.env.WXT_OUT_DIR ?? '.output',
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ mode, browser }) => ({

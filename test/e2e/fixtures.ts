@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export const EXTENSION_DIR = path.resolve('.output/chrome-mv3-e2e');
+export const EXTENSION_DIR = path.resolve(process.env.E2E_EXTENSION_DIR ?? '.output/chrome-mv3-e2e');
 
 export function chromiumExecutable(): string | undefined {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];

@@ -1,0 +1,17 @@
+/**
+ * `npm run bench [part...]`: every benchmark prints ratios measured side by side in this one
+ * run (never absolute time budgets: the machine is shared and noisy).
+ * Parts: extract (lib/ip), lookup (lib/lookup vs naive), page (content script in Chromium),
+ * popup (popup load with a warm cache).
+ */
+const PARTS = ['extract', 'lookup', 'page', 'popup'] as const;
+type Part = (typeof PARTS)[number];
+
+const requested = process.argv.slice(2).filter((a): a is Part => (PARTS as readonly string[]).includes(a));
+const parts = requested.length ? requested : PARTS;
+
+for (const part of parts) {
+  console.log(`\n=== bench: ${part} ===`);
+  const mod = (await import(`./${part}.ts`)) as { run: () => Promise<void> };
+  await mod.run();
+}
