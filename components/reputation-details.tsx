@@ -1,0 +1,108 @@
+/**
+ * One lookup result as a person reads it: used by the hover card, the popup's single lookup
+ * and the popup's row details. Everything from the API is rendered as text (Preact escapes it).
+ */
+import type { ComponentChildren } from 'preact';
+import type { IpInfo } from '@/lib/api/types';
+import { describeSkip, formatCount, formatLastAttack, formatScore } from '@/lib/format';
+import type { LookupResult } from '@/lib/lookup/types';
+import { severityOf, type SeverityThresholds } from '@/lib/severity';
+import { SeverityBadge } from './severity-badge';
+
+export interface ReputationDetailsProps {
+  result: LookupResult;
+  thresholds: SeverityThresholds;
+  /** Turns an error into plain language; defaults to the server's own text. */
+  describeError?: (error: Extract<LookupResult, { status: 'error' }>['error']) => string;
+  /** Epoch ms used for "3 days ago" (tests pin it). */
+  now?: number;
+  /** Actions under the details (Details button, Copy IP...). */
+  children?: ComponentChildren;
+  /** Heading level of the IP line inside the host page/card. */
+  headingLevel?: 2 | 3;
+}
+
+const IPINFO_FIELDS: [keyof IpInfo, string][] = [
+  ['asn', 'ASN'],
+  ['as_name', 'AS name'],
+  ['as_domain', 'AS domain'],
+  ['isp', 'ISP'],
+  ['country', 'Country'],
+  ['country_code', 'Country code'],
+  ['continent', 'Continent'],
+  ['continent_code', 'Continent code'],
+];
+
+function Row({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="rep-row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function FoundDetails({ result, now }: { result: Extract<LookupResult, { status: 'found' }>; now: number }) {
+  const d = result.data;
+  const last = formatLastAttack(d.lastAttack, { totalHits: d.totalHits, whitelisted: d.whitelisted }, now);
+  const info = d.ipInfo;
+  const infoRows = info ? IPINFO_FIELDS.filter(([key]) => typeof info[key] === 'string' && info[key] !== '') : [];
+  return (
+    <>
+      <dl class="rep-fields">
+        <Row label="Score">{formatScore(d.score)}{d.score !== null ? ' / 100' : ''}</Row>
+        {d.threatLevel && <Row label="Threat level">{d.threatLevel}</Row>}
+        <Row label="Reputation">{d.reputation ?? (d.whitelisted ? 'whitelisted' : '—')}</Row>
+        <Row label="Total hits">{formatCount(d.totalHits)}</Row>
+        <Row label="Last attack">
+          <span class="rep-last">{last.primary}</span>
+          {last.absolute && <span class="rep-abs"> ({last.absolute})</span>}
+        </Row>
+        {d.description && <Row label="Description">{d.description}</Row>}
+      </dl>
+      {d.whitelisted && (
+        <div class="rep-whitelist" role="note">
+          <strong>Whitelisted</strong>
+          {[d.whitelist?.description, d.whitelist?.note, d.whitelist?.value]
+            .filter((v): v is string => !!v)
+            .map((v) => (
+              <span key={v}> · {v}</span>
+            ))}
+        </div>
+      )}
+      {infoRows.length > 0 && (
+        <dl class="rep-fields rep-network" aria-label="Network details">
+          {infoRows.map(([key, label]) => (
+            <Row key={key} label={label}>{info![key]}</Row>
+          ))}
+        </dl>
+      )}
+    </>
+  );
+}
+
+export function ReputationDetails(props: ReputationDetailsProps) {
+  const { result, thresholds, children } = props;
+  const now = props.now ?? Date.now();
+  const severity = severityOf(result, thresholds);
+  const Heading = props.headingLevel === 3 ? 'h3' : 'h2';
+  return (
+    <section class={`rep rep-${severity}`} aria-label={`Reputation of ${result.ip}`}>
+      <header class="rep-head">
+        <Heading class="rep-ip">{result.ip}</Heading>
+        <SeverityBadge severity={severity} />
+      </header>
+      {result.status === 'found' && <FoundDetails result={result} now={now} />}
+      {result.status === 'not-found' && (
+        <p class="rep-note">Not in the threat database: no attacks recorded for this address.</p>
+      )}
+      {result.status === 'skipped' && <p class="rep-note">{describeSkip(result.reason)}</p>}
+      {result.status === 'error' && (
+        <p class="rep-note rep-error" role="alert">
+          {props.describeError ? props.describeError(result.error) : `Lookup failed: ${result.error.message}`}
+        </p>
+      )}
+      {children && <div class="rep-actions">{children}</div>}
+    </section>
+  );
+}
