@@ -7,7 +7,11 @@ export const PUBLIC_API_BASE_URL = 'https://ipswamp.com/api/v1';
 
 const env = import.meta.env as Record<string, string | undefined>;
 
+const demo = env.MODE === 'demo';
+
 export const BUILD_DEFAULTS = {
-  apiBaseUrl: (env.MODE === 'demo' && env.WXT_DEMO_BASE_URL) || PUBLIC_API_BASE_URL,
-  apiKey: (env.MODE === 'demo' && env.WXT_DEMO_API_KEY) || '',
+  apiBaseUrl: (demo && env.WXT_DEMO_BASE_URL) || PUBLIC_API_BASE_URL,
+  apiKey: (demo && env.WXT_DEMO_API_KEY) || '',
+  /** The demo scans the simulator's own demo pages out of the box. */
+  sitesToScan: demo && env.WXT_DEMO_SITE ? [env.WXT_DEMO_SITE] : [],
 };

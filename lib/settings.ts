@@ -94,7 +94,7 @@ export const DEFAULT_SETTINGS: Settings = {
   apiBaseUrl: BUILD_DEFAULTS.apiBaseUrl,
   apiKey: BUILD_DEFAULTS.apiKey,
   authHeader: 'authorization',
-  sitesToScan: [],
+  sitesToScan: BUILD_DEFAULTS.sitesToScan,
   lookupPolicy: DEFAULT_LOOKUP_POLICY,
   thresholds: DEFAULT_THRESHOLDS,
   markStyle: 'underline',

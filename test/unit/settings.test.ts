@@ -1,0 +1,58 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import {
+  DEFAULT_SETTINGS,
+  exportableSettingsSchema,
+  getSetting,
+  getSettings,
+  saveSettings,
+  sitePatternSchema,
+} from '@/lib/settings';
+
+describe('settings', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('returns the defaults on a fresh install', async () => {
+    expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
+    expect(DEFAULT_SETTINGS.apiBaseUrl).toBe('https://ipswamp.com/api/v1');
+    expect(DEFAULT_SETTINGS.lookupPolicy).toMatchObject({ sendPrivate: false, perPageCap: 500, reservePercent: 10, cacheMaxEntries: 50_000 });
+  });
+
+  it('keeps the API key in storage.local and never in storage.sync', async () => {
+    await saveSettings({ apiKey: 'secret-key' });
+    expect(await fakeBrowser.storage.local.get('apiKey')).toEqual({ apiKey: 'secret-key' });
+    expect(await fakeBrowser.storage.sync.get(null)).toEqual({});
+  });
+
+  it('normalises the base URL and rejects non-http URLs', async () => {
+    const saved = await saveSettings({ apiBaseUrl: ' https://proxy.example.org/api/v1/ ' });
+    expect(saved.apiBaseUrl).toBe('https://proxy.example.org/api/v1');
+    await expect(saveSettings({ apiBaseUrl: 'ftp://x' })).rejects.toThrow(/http\(s\) URL/);
+  });
+
+  it('writes nothing when one field of a save is invalid', async () => {
+    await expect(
+      saveSettings({ apiKey: 'good-key', thresholds: { critical: 10, high: 50, medium: 25, low: 0 } }),
+    ).rejects.toThrow(/critical > high/);
+    expect(await getSetting('apiKey')).toBe('');
+  });
+
+  it('falls back to the default when stored data is corrupted', async () => {
+    await fakeBrowser.storage.local.set({ lookupPolicy: { perPageCap: 'lots' }, markStyle: 42 });
+    expect(await getSetting('lookupPolicy')).toEqual(DEFAULT_SETTINGS.lookupPolicy);
+    expect(await getSetting('markStyle')).toBe('underline');
+  });
+
+  it('validates site match patterns', () => {
+    expect(sitePatternSchema.safeParse('https://kibana.example.org/*').success).toBe(true);
+    expect(sitePatternSchema.safeParse('https://*.example.org/app/*').success).toBe(true);
+    expect(sitePatternSchema.safeParse('http://127.0.0.1:5601/*').success).toBe(true);
+    expect(sitePatternSchema.safeParse('kibana.example.org').success).toBe(false);
+    expect(sitePatternSchema.safeParse('https://exa*mple.org/*').success).toBe(false);
+  });
+
+  it('exports settings without the key', () => {
+    const exported = exportableSettingsSchema.parse({ ...DEFAULT_SETTINGS, apiKey: 'secret' });
+    expect(exported).not.toHaveProperty('apiKey');
+  });
+});
