@@ -3,6 +3,7 @@
  * schemas.ts; the client converts every answer into these so the rest of the extension never
  * deals with the service's variations (free-text ip_rep, `+0000` timestamps, `""` for never...).
  */
+import type { ApiErrorData } from './errors';
 
 export type AuthHeaderMode = 'authorization' | 'x-api-key';
 
@@ -27,6 +28,8 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** A `Retry-After` longer than this is not waited for: the error is returned instead. */
   maxRetryAfterMs: number;
+  /** Total time bound: a retry whose wait would end later than this after the first attempt is not made. */
+  maxElapsedMs: number;
 }
 
 /** ipInfo: every field optional (older documentation lacks `isp`). */
@@ -89,6 +92,12 @@ export interface BulkLookup {
   items: BulkItem[];
   /** Number of HTTP requests made (chunks of at most 100). */
   requests: number;
+  /**
+   * Set when a chunk after the first failed (rate limit, quota...): the IPs of that chunk and of
+   * the chunks not sent are `status: 'error'` items with this message. A failure of the first
+   * chunk is thrown instead, as nothing was looked up.
+   */
+  failure?: ApiErrorData;
 }
 
 export interface ApiKeyInfo {

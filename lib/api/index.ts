@@ -1,0 +1,77 @@
+/**
+ * The API client: every endpoint the extension uses, with its answers validated and
+ * normalised and its failures mapped to one ApiError kind. Runs in the background service
+ * worker, the only context that holds the key.
+ *
+ *   const api = createApiClient({ baseUrl, apiKey, authHeader: 'authorization' });
+ *   const answer = await api.checkIp('185.220.101.1', { detailed: true });
+ */
+import { lookupBulk } from './bulk';
+import { ApiError } from './errors';
+import { createTransport } from './http';
+import { normalizeAccount, normalizeSingle, normalizeSubnet, normalizeTestKey } from './normalize';
+import { parseAnswer } from './parse';
+import { resolveRetryPolicy } from './retry';
+import { accountSchema, singleLookupSchema, subnetLookupSchema, testKeySchema } from './schemas';
+import type { ApiClient, ApiClientOptions } from './types';
+import { isSubnetTooLarge, isValidIp, parseCidr } from './validate-ip';
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const transport = createTransport(options, resolveRetryPolicy(options.retry));
+  const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+
+  return {
+    async checkIp(ip, { detailed = false, signal } = {}) {
+      const trimmed = ip.trim();
+      if (!isValidIp(trimmed)) {
+        throw new ApiError({ kind: 'bad-request', message: `"${ip}" is not a valid IP address.` });
+      }
+      const answer = await transport.send({
+        method: 'GET',
+        path: '/checkIP',
+        query: detailed ? { ip: trimmed, detailed: 'true' } : { ip: trimmed },
+        notFoundIsAnswer: true,
+        ...withSignal(signal),
+      });
+      // A 404 for an unknown IP is free; a 200 clean row (total_hits 0) is a found answer.
+      if (answer.status === 404) return { status: 'not-found', ip };
+      const body = parseAnswer(singleLookupSchema, answer.json, 'checkIP', answer.status);
+      return { status: 'found', data: normalizeSingle(body, ip) };
+    },
+
+    checkIpBulk(ips, { signal } = {}) {
+      if (ips.length === 0) return Promise.resolve({ items: [], requests: 0 });
+      return lookupBulk(transport, ips, signal);
+    },
+
+    async testKey({ signal } = {}) {
+      const answer = await transport.send({ method: 'GET', path: '/test-key', ...withSignal(signal) });
+      return normalizeTestKey(parseAnswer(testKeySchema, answer.json, 'test-key', answer.status));
+    },
+
+    async account({ signal } = {}) {
+      const answer = await transport.send({ method: 'GET', path: '/account', ...withSignal(signal) });
+      return normalizeAccount(parseAnswer(accountSchema, answer.json, 'account', answer.status));
+    },
+
+    async checkSubnet(cidr, { signal } = {}) {
+      const parsed = parseCidr(cidr);
+      if (!parsed) throw new ApiError({ kind: 'bad-request', message: `"${cidr}" is not a CIDR block such as 1.2.3.0/24.` });
+      if (isSubnetTooLarge(parsed)) {
+        const limit = parsed.version === 4 ? '/24' : '/120';
+        throw new ApiError({ kind: 'bad-request', message: `"${cidr}" is larger than ${limit} (256 addresses), the largest block the API scans.` });
+      }
+      const trimmed = cidr.trim();
+      const answer = await transport.send({ method: 'GET', path: '/checkSubnet', query: { cidr: trimmed }, ...withSignal(signal) });
+      return normalizeSubnet(parseAnswer(subnetLookupSchema, answer.json, 'checkSubnet', answer.status), trimmed);
+    },
+  };
+}
+
+export { ApiError, API_ERROR_KINDS, isApiError } from './errors';
+export type { ApiErrorData, ApiErrorKind } from './errors';
+export { DEFAULT_RETRY_POLICY } from './retry';
+export { DEFAULT_TIMEOUT_MS } from './http';
+export { BULK_CHUNK_SIZE } from './bulk';
+export { isValidIp } from './validate-ip';
+export type * from './types';

@@ -1,0 +1,168 @@
+/**
+ * Converts parsed wire shapes into the client's types (types.ts), so nothing past lib/api deals
+ * with the service's variations. Text stays text: it is rendered with textContent, never HTML.
+ */
+import { WHITELISTED_MESSAGE } from './schemas';
+import type {
+  WireAccount,
+  WireApiKeyInfo,
+  WireBulkData,
+  WireBulkResult,
+  WireDetails,
+  WireSingleLookup,
+  WireSubnetLookup,
+  WireTestKey,
+} from './schemas';
+import { toIsoTimestamp } from './timestamps';
+import type {
+  AccountInfo,
+  ApiKeyInfo,
+  BulkItem,
+  IpInfo,
+  Reputation,
+  SubnetLookup,
+  TestKeyResult,
+  ThreatLevel,
+  WhitelistInfo,
+} from './types';
+
+const THREAT_LEVELS: readonly ThreatLevel[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL', 'UNKNOWN'];
+
+/** Bulk per-IP error texts that mean "not in the database" rather than a failure. */
+const NOT_FOUND_TEXT = /not\s*found|not in (the )?database|no (threat )?data|unknown ip/i;
+
+export function normalizeThreatLevel(value: string | null | undefined): ThreatLevel | null {
+  const word = value?.trim().toUpperCase();
+  if (!word) return null;
+  return (THREAT_LEVELS as readonly string[]).includes(word) ? (word as ThreatLevel) : 'UNKNOWN';
+}
+
+function orNull<T>(value: T | null | undefined): T | null {
+  return value ?? null;
+}
+
+function textOrNull(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
+}
+
+/** Whitelisted when `whitelist` is an object (or `true`), or the message says so. */
+function whitelistOf(details: Partial<WireDetails>, message: string | null): Pick<Reputation, 'whitelisted' | 'whitelist'> {
+  const raw = details.whitelist;
+  const entry =
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const info: WhitelistInfo = {
+    entry,
+    description: textOrNull(details.whitelist_description),
+    note: textOrNull(details.whitelist_note),
+    value: textOrNull(details.whitelist_value),
+  };
+  const whitelisted = entry !== null || raw === true || WHITELISTED_MESSAGE.test(message ?? '');
+  const anyDetail = info.description !== null || info.note !== null || info.value !== null;
+  return { whitelisted, whitelist: whitelisted || anyDetail ? info : null };
+}
+
+function ipInfoOf(raw: WireSingleLookup['ipInfo']): IpInfo | undefined {
+  if (!raw) return undefined;
+  const entries = Object.entries(raw).filter(([, v]) => typeof v === 'string');
+  return Object.fromEntries(entries) as IpInfo;
+}
+
+function reputationOf(
+  ip: string,
+  fields: Partial<WireBulkData>,
+  extra: { message: string | null; description: string | null; ipInfo?: IpInfo },
+): Reputation {
+  const reputation: Reputation = {
+    ip,
+    score: fields.score ?? fields.threat_score ?? null,
+    threatLevel: normalizeThreatLevel(fields.threat_level),
+    reputation: orNull(fields.ip_rep),
+    totalHits: orNull(fields.total_hits),
+    lastAttack: toIsoTimestamp(fields.last_attack),
+    ...whitelistOf(fields, extra.message),
+    description: extra.description,
+  };
+  if (extra.ipInfo) reputation.ipInfo = extra.ipInfo;
+  return reputation;
+}
+
+/** `ip` is the caller's spelling, so answers match requests even if the server rewrites it. */
+export function normalizeSingle(body: WireSingleLookup, ip: string): Reputation {
+  const ipInfo = ipInfoOf(body.ipInfo);
+  return reputationOf(ip, body.details ?? {}, {
+    message: orNull(body.message),
+    description: orNull(body.description),
+    ...(ipInfo ? { ipInfo } : {}),
+  });
+}
+
+export function normalizeBulkData(data: WireBulkData, ip: string): Reputation {
+  return reputationOf(ip, data, { message: null, description: null });
+}
+
+export function normalizeBulkResult(row: WireBulkResult, ip: string): BulkItem {
+  if (row.data) return { ip, status: 'found', data: normalizeBulkData(row.data, ip) };
+  const text = row.error?.trim();
+  if (text && NOT_FOUND_TEXT.test(text)) return { ip, status: 'not-found' };
+  // Neither data nor error: not proof of absence, so not cached as not-found.
+  return { ip, status: 'error', message: text || 'The API sent neither data nor an error for this IP.' };
+}
+
+export function normalizeKeyInfo(info: WireApiKeyInfo | null | undefined): ApiKeyInfo {
+  return {
+    uid: orNull(info?.uid),
+    name: orNull(info?.name),
+    currentUsage: orNull(info?.current_usage),
+    maxApiRequests: orNull(info?.max_api_requests),
+    createdAt: toIsoTimestamp(info?.created_at) ?? orNull(info?.created_at),
+  };
+}
+
+export function normalizeTestKey(body: WireTestKey): TestKeyResult {
+  return {
+    success: body.success,
+    message: body.message,
+    timestamp: toIsoTimestamp(body.timestamp) ?? orNull(body.timestamp),
+    organizationId: orNull(body.organization_id),
+    key: normalizeKeyInfo(body.api_key_info),
+  };
+}
+
+export function normalizeAccount(body: WireAccount): AccountInfo {
+  const quota = body.organization_quota;
+  return {
+    organizationId: orNull(body.organization_id),
+    key: normalizeKeyInfo(body.api_key),
+    organization: quota
+      ? {
+          totalUsage: orNull(quota.total_usage),
+          totalQuota: orNull(quota.total_quota),
+          currentUsage: orNull(quota.current_usage),
+          maxApiRequests: orNull(quota.max_api_requests),
+          allocatedApiKeyQuota: orNull(quota.allocated_api_key_quota),
+          availableApiKeyQuota: orNull(quota.available_api_key_quota),
+          source: orNull(quota.source),
+          unlimited: quota.unlimited ?? false,
+        }
+      : null,
+  };
+}
+
+export function normalizeSubnet(body: WireSubnetLookup, cidr: string): SubnetLookup {
+  const summary = body.summary;
+  return {
+    cidr: body.cidr ?? cidr,
+    items: body.results.map((row) => normalizeBulkData(row, row.ip)),
+    summary: summary
+      ? {
+          total: orNull(summary.total),
+          malicious: orNull(summary.malicious),
+          clean: orNull(summary.clean),
+          averageScore: orNull(summary.average_score),
+          foundCount: orNull(summary.found_count),
+        }
+      : null,
+  };
+}

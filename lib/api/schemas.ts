@@ -1,0 +1,149 @@
+/**
+ * Wire shapes of every answer, as zod schemas. Tolerant where the real service is known to vary
+ * (free-text ip_rep, fractional or numeric-string scores, any last_attack, optional ipInfo
+ * fields, null limits); strict where a wrong shape means a broken server or a wrong URL (no
+ * `details` object, a bulk answer without `results`, a score made of letters).
+ */
+import { z } from 'zod';
+
+/** A number, or a string that is one (`"13.01131"`): some proxies stringify numbers. */
+const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
+
+/** Text fields sometimes arrive as numbers (an ASN as 13335): keep them as text. */
+const text = z.union([z.string(), z.number().transform(String)]);
+
+const optionalNumber = numeric.nullish();
+
+/** `message: "IP is whitelisted"`; wording varies elsewhere, so this is the only test on it. */
+export const WHITELISTED_MESSAGE = /white-?list/i;
+const optionalText = text.nullish();
+
+export const ipInfoSchema = z.object({
+  ip: optionalText,
+  asn: optionalText,
+  as_name: optionalText,
+  as_domain: optionalText,
+  country_code: optionalText,
+  country: optionalText,
+  continent_code: optionalText,
+  continent: optionalText,
+  isp: optionalText,
+});
+
+/** Fields the single-lookup `details` and the bulk `data` rows share. */
+const reputationFields = {
+  ip: optionalText,
+  score: optionalNumber,
+  // Parsed leniently in timestamps.ts: an odd timestamp must not sink a whole lookup.
+  last_attack: z.unknown().optional(),
+  ip_rep: optionalText,
+  total_hits: optionalNumber,
+  // Fields of the whitelist object are not documented: kept as given, shown as text.
+  whitelist: z.unknown().optional(),
+  whitelist_description: z.unknown().optional(),
+  whitelist_note: z.unknown().optional(),
+  whitelist_value: z.unknown().optional(),
+};
+
+export const detailsSchema = z.object(reputationFields);
+
+export const singleLookupSchema = z
+  .object({
+    message: optionalText,
+    description: optionalText,
+    details: detailsSchema.optional(),
+    ipInfo: ipInfoSchema.nullish(),
+  })
+  // A whitelisted answer may be thin; anything else without details is not a lookup answer.
+  .refine((body) => body.details !== undefined || WHITELISTED_MESSAGE.test(body.message ?? ''), {
+    message: 'details is missing',
+    path: ['details'],
+  });
+
+export const bulkDataSchema = z.object({
+  ...reputationFields,
+  threat_score: optionalNumber,
+  threat_level: optionalText,
+});
+
+export const bulkResultSchema = z.object({
+  ip: z.string(),
+  data: bulkDataSchema.nullish(),
+  error: optionalText,
+});
+
+export const bulkLookupSchema = z.object({
+  results: z.array(bulkResultSchema),
+  total: optionalNumber,
+  successful: optionalNumber,
+  failed: optionalNumber,
+});
+
+export const apiKeyInfoSchema = z.object({
+  uid: optionalText,
+  name: optionalText,
+  current_usage: optionalNumber,
+  max_api_requests: optionalNumber,
+  created_at: optionalText,
+});
+
+export const testKeySchema = z.object({
+  success: z.boolean(),
+  message: text,
+  timestamp: optionalText,
+  organization_id: optionalText,
+  api_key_info: apiKeyInfoSchema.nullish(),
+});
+
+export const organizationQuotaSchema = z.object({
+  total_usage: optionalNumber,
+  total_quota: optionalNumber,
+  current_usage: optionalNumber,
+  max_api_requests: optionalNumber,
+  allocated_api_key_quota: optionalNumber,
+  available_api_key_quota: optionalNumber,
+  source: optionalText,
+  unlimited: z.boolean().nullish(),
+});
+
+export const accountSchema = z.object({
+  counts_toward_quota: z.boolean().nullish(),
+  request_cost: optionalNumber,
+  organization_id: optionalText,
+  api_key: apiKeyInfoSchema,
+  organization_quota: organizationQuotaSchema.nullish(),
+});
+
+export const subnetLookupSchema = z.object({
+  cidr: optionalText,
+  network: optionalText,
+  broadcast: optionalText,
+  total_ips: optionalNumber,
+  results: z.array(bulkDataSchema.extend({ ip: z.string() })),
+  summary: z
+    .object({
+      total: optionalNumber,
+      malicious: optionalNumber,
+      clean: optionalNumber,
+      average_score: optionalNumber,
+      found_count: optionalNumber,
+    })
+    .nullish(),
+});
+
+export type WireSingleLookup = z.infer<typeof singleLookupSchema>;
+export type WireDetails = z.infer<typeof detailsSchema>;
+export type WireBulkData = z.infer<typeof bulkDataSchema>;
+export type WireBulkResult = z.infer<typeof bulkResultSchema>;
+export type WireBulkLookup = z.infer<typeof bulkLookupSchema>;
+export type WireApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
+export type WireTestKey = z.infer<typeof testKeySchema>;
+export type WireAccount = z.infer<typeof accountSchema>;
+export type WireSubnetLookup = z.infer<typeof subnetLookupSchema>;

@@ -1,0 +1,68 @@
+/** Public types of the simulator (server.ts), shared with the admin endpoints and the CLI. */
+import type { Dataset } from './dataset';
+import type { NotFoundMode } from './endpoints';
+import type { ConsumableFault, SimFaults } from './faults';
+import type { KeyPatch, SimKeyConfig, SimKeyState, SimOrganization } from './keys';
+
+export interface SimulatorOptions {
+  /** 0 (default): a free port. */
+  port?: number;
+  /** Default 127.0.0.1: loopback only. */
+  host?: string;
+  /** Default DEFAULT_KEYS (keys.ts). */
+  keys?: SimKeyConfig[];
+  organizations?: SimOrganization[];
+  /** What checkIP answers for an IP not in the database. Default '404' (free). */
+  notFoundMode?: NotFoundMode;
+  /** Default `/api/v1`. */
+  apiPrefix?: string;
+  /** Seed of the generated dataset. Default DEFAULT_SEED. */
+  seed?: string;
+  /** Served under `/pages/`. */
+  staticDir?: string;
+  /** Faults active from the start. */
+  faults?: SimFaults;
+  /** Most recent log entries kept. Default 10,000. */
+  logLimit?: number;
+}
+
+export interface RequestLogEntry {
+  /** Epoch ms when the request arrived. */
+  time: number;
+  method: string;
+  /** Endpoint below the API prefix, e.g. `/checkIP/bulk`. */
+  path: string;
+  key: string | null;
+  /** Which header carried the key. */
+  auth: 'authorization' | 'x-api-key' | null;
+  /** IPs the request asked about (bulk: the array length). */
+  ips: number;
+  /** 0 when the connection was dropped on purpose. */
+  status: number;
+  /** Quota units charged to the key. */
+  cost: number;
+  fault?: ConsumableFault;
+}
+
+export interface Simulator {
+  /** e.g. `http://127.0.0.1:PORT/api/v1` */
+  readonly baseUrl: string;
+  /** e.g. `http://127.0.0.1:PORT` */
+  readonly origin: string;
+  readonly port: number;
+  readonly dataset: Dataset;
+  /** A snapshot of every key with its usage. */
+  readonly keys: SimKeyState[];
+  /** Current usage of a key (0 for an unknown key). */
+  usage(key: string): number;
+  /** Live, oldest first. */
+  readonly requestLog: readonly RequestLogEntry[];
+  setFaults(faults: SimFaults): void;
+  clearFaults(): void;
+  faults(): SimFaults;
+  /** Creates or updates a key (usage, limit, expiry...). */
+  setKey(key: string, patch: KeyPatch): SimKeyState;
+  /** Usage back to the initial values, log emptied, faults cleared. */
+  reset(): void;
+  close(): Promise<void>;
+}

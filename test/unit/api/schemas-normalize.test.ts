@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import {
+  normalizeAccount,
+  normalizeBulkResult,
+  normalizeSingle,
+  normalizeSubnet,
+  normalizeTestKey,
+  normalizeThreatLevel,
+} from '../../../lib/api/normalize';
+import { parseAnswer } from '../../../lib/api/parse';
+import {
+  accountSchema,
+  bulkLookupSchema,
+  singleLookupSchema,
+  subnetLookupSchema,
+  testKeySchema,
+} from '../../../lib/api/schemas';
+import { DOC_ACCOUNT, DOC_BULK, DOC_SINGLE, DOC_SUBNET, DOC_TEST_KEY, WHITELISTED_SINGLE } from './wire-examples';
+
+const single = (json: unknown, ip = '8.8.8.8') => normalizeSingle(parseAnswer(singleLookupSchema, json, 'checkIP'), ip);
+
+describe('single lookup', () => {
+  it('normalises the documentation example', () => {
+    expect(single(DOC_SINGLE)).toEqual({
+      ip: '8.8.8.8',
+      score: 13.01131,
+      threatLevel: null,
+      reputation: 'bot, crawler',
+      totalHits: 2,
+      lastAttack: '2025-11-29T09:37:40.604Z',
+      whitelisted: false,
+      whitelist: null,
+      description: null,
+      ipInfo: DOC_SINGLE.ipInfo,
+    });
+  });
+
+  it('understands a whitelisted answer without ip_rep and with last_attack ""', () => {
+    const rep = single(WHITELISTED_SINGLE, '1.1.1.1');
+    expect(rep).toMatchObject({
+      whitelisted: true,
+      reputation: null,
+      lastAttack: null,
+      description: 'Cloudflare DNS',
+      whitelist: { entry: { id: 7, reason: 'dns' }, description: 'Cloudflare DNS', note: null, value: '1.1.1.1' },
+    });
+    expect(rep.ipInfo).toBeUndefined();
+  });
+
+  it('takes "whitelisted" in the message as whitelisted even with whitelist null, and tolerates no details', () => {
+    expect(single({ message: 'IP is whitelisted', description: 'Cloudflare DNS', details: { ip: '1.1.1.1', whitelist: null } }).whitelisted).toBe(true);
+    expect(single({ message: 'IP is whitelisted', description: 'Cloudflare DNS' }, '1.1.1.1')).toMatchObject({ whitelisted: true, score: null });
+  });
+
+  it('tolerates numeric strings, numbers as text, nulls and extra fields', () => {
+    const rep = single({
+      message: 'IP found in database',
+      details: { score: '42.5', ip: '8.8.8.8', last_attack: null, ip_rep: 'malicious', total_hits: '7', whitelist: null, extra: 1 },
+      ipInfo: { asn: 13335, country: null, isp: 'Cloudflare' },
+      surprise: true,
+    });
+    expect(rep).toMatchObject({ score: 42.5, totalHits: 7, lastAttack: null });
+    expect(rep.ipInfo).toEqual({ asn: '13335', isp: 'Cloudflare' });
+  });
+
+  it('keeps markup as plain text', () => {
+    const rep = single({ message: 'IP found!', description: '<script>alert(1)</script>', details: { score: 1, ip_rep: '<img src=x onerror=alert(1)>' } });
+    expect(rep.description).toBe('<script>alert(1)</script>');
+    expect(rep.reputation).toBe('<img src=x onerror=alert(1)>');
+  });
+
+  it.each([
+    [{ message: 'IP found!', details: { score: 'high' } }, 'details.score'],
+    [{ message: 'IP found!' }, 'details'],
+    [{ message: 'IP found!', details: 'nope' }, 'details'],
+    [[1, 2, 3], 'answer'],
+    ['IP found', 'answer'],
+  ])('rejects a broken shape as bad-response (%j)', (json, field) => {
+    expect(() => parseAnswer(singleLookupSchema, json, 'checkIP')).toThrow(expect.objectContaining({ kind: 'bad-response', message: expect.stringContaining(field) }));
+  });
+});
+
+describe('bulk lookup', () => {
+  const parsed = parseAnswer(bulkLookupSchema, DOC_BULK, 'bulk');
+
+  it('normalises the documentation example, score from score ?? threat_score', () => {
+    expect(normalizeBulkResult(parsed.results[0]!, '1.2.3.4')).toEqual({
+      ip: '1.2.3.4',
+      status: 'found',
+      data: {
+        ip: '1.2.3.4',
+        score: 85,
+        threatLevel: 'CRITICAL',
+        reputation: 'known attacker',
+        totalHits: 142,
+        lastAttack: '2026-04-15T10:30:00.000Z',
+        whitelisted: false,
+        whitelist: null,
+        description: null,
+      },
+    });
+    const onlyThreatScore = parseAnswer(bulkLookupSchema, { results: [{ ip: '1.2.3.4', data: { threat_score: 33 }, error: null }] }, 'bulk');
+    expect(normalizeBulkResult(onlyThreatScore.results[0]!, '1.2.3.4')).toMatchObject({ data: { score: 33, lastAttack: null } });
+  });
+
+  it('maps per-IP error texts: "not found" texts to not-found, others to error', () => {
+    const rows = parseAnswer(
+      bulkLookupSchema,
+      {
+        results: [
+          { ip: '4.2.2.2', data: null, error: 'IP not found in database' },
+          { ip: '4.2.2.3', data: null, error: 'Not Found' },
+          { ip: '4.2.2.4', data: null, error: 'Lookup backend timeout' },
+          { ip: '4.2.2.5', data: null, error: null },
+        ],
+      },
+      'bulk',
+    ).results;
+    expect(rows.map((row) => normalizeBulkResult(row, row.ip).status)).toEqual(['not-found', 'not-found', 'error', 'error']);
+    expect(normalizeBulkResult(rows[2]!, '4.2.2.4')).toEqual({ ip: '4.2.2.4', status: 'error', message: 'Lookup backend timeout' });
+  });
+
+  it.each([
+    [{ total: 1 }, 'results'],
+    [{ results: 'none' }, 'results'],
+    [{ results: [{ data: null, error: 'x' }] }, 'results.0.ip'],
+    [{ results: [{ ip: '1.2.3.4', data: { score: 'abc' }, error: null }] }, 'results.0.data.score'],
+  ])('rejects a broken bulk answer (%j)', (json, field) => {
+    expect(() => parseAnswer(bulkLookupSchema, json, 'bulk')).toThrow(expect.objectContaining({ kind: 'bad-response', message: expect.stringContaining(field) }));
+  });
+});
+
+describe('threat levels', () => {
+  it.each([
+    ['LOW', 'LOW'],
+    ['critical', 'CRITICAL'],
+    [' High ', 'HIGH'],
+    ['UNKNOWN', 'UNKNOWN'],
+    ['SEVERE', 'UNKNOWN'],
+    ['', null],
+    [null, null],
+    [undefined, null],
+  ] as const)('%s -> %s', (input, expected) => {
+    expect(normalizeThreatLevel(input)).toBe(expected);
+  });
+});
+
+describe('account and test-key', () => {
+  it('normalises the /account example with max_api_requests null', () => {
+    expect(normalizeAccount(parseAnswer(accountSchema, DOC_ACCOUNT, 'account'))).toEqual({
+      organizationId: 'c0a19bd8-3e9a-49c1-863c-faa32d430720',
+      key: { uid: 'ba8fbcae-8b77-4666-9ac6-ded794f57755', name: 'Cloud Firewall', currentUsage: 1, maxApiRequests: null, createdAt: '2026-03-30T18:19:56.072Z' },
+      organization: {
+        totalUsage: 1,
+        totalQuota: 5000000,
+        currentUsage: 1,
+        maxApiRequests: 5000000,
+        allocatedApiKeyQuota: 0,
+        availableApiKeyQuota: 5000000,
+        source: 'partner_status',
+        unlimited: false,
+      },
+    });
+  });
+
+  it('accepts an account answer without organization_quota but not one without api_key', () => {
+    const { organization_quota: _omit, ...keyOnly } = DOC_ACCOUNT;
+    expect(normalizeAccount(parseAnswer(accountSchema, keyOnly, 'account')).organization).toBeNull();
+    const { api_key: _key, ...noKey } = DOC_ACCOUNT;
+    expect(() => parseAnswer(accountSchema, noKey, 'account')).toThrow(expect.objectContaining({ kind: 'bad-response' }));
+  });
+
+  it('normalises the test-key example', () => {
+    expect(normalizeTestKey(parseAnswer(testKeySchema, DOC_TEST_KEY, 'test-key'))).toEqual({
+      success: true,
+      message: 'API key validation successful! -1 Request',
+      timestamp: '2025-12-10T14:30:00.000Z',
+      organizationId: 'org_abc123',
+      key: { uid: 'key_xyz789', name: 'Production API Key', currentUsage: 1500, maxApiRequests: 10000, createdAt: '2025-01-01T00:00:00.000Z' },
+    });
+  });
+});
+
+describe('subnet', () => {
+  it('normalises the documentation example', () => {
+    const result = normalizeSubnet(parseAnswer(subnetLookupSchema, DOC_SUBNET, 'checkSubnet'), '1.2.3.0/24');
+    expect(result.cidr).toBe('1.2.3.0/24');
+    expect(result.items.map((i) => [i.ip, i.score, i.threatLevel, i.lastAttack])).toEqual([
+      ['1.2.3.1', 85, 'CRITICAL', '2026-04-15T10:30:00.000Z'],
+      ['1.2.3.2', 0, 'LOW', null],
+    ]);
+    expect(result.summary).toEqual({ total: 254, malicious: 3, clean: 251, averageScore: 1.2, foundCount: 3 });
+  });
+
+  it('rejects a subnet answer without results', () => {
+    const { results: _r, ...rest } = DOC_SUBNET;
+    expect(() => parseAnswer(subnetLookupSchema, rest, 'checkSubnet')).toThrow(expect.objectContaining({ kind: 'bad-response' }));
+  });
+});
