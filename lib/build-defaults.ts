@@ -5,7 +5,8 @@
  */
 export const PUBLIC_API_BASE_URL = 'https://ipswamp.com/api/v1';
 
-const env = import.meta.env as Record<string, string | undefined>;
+// import.meta.env is undefined outside Vite (benchmarks and scripts run under tsx).
+const env = (import.meta.env ?? {}) as Record<string, string | undefined>;
 
 const demo = env.MODE === 'demo';
 

@@ -1,0 +1,64 @@
+/**
+ * The lookup half of the background's message handlers: every message that looks IPs up or
+ * reports on lookups. Built synchronously (the background registers its listeners at start-up,
+ * as MV3 requires to be woken by a message); everything async starts lazily on first use.
+ */
+import type { Handlers, SenderInfo } from '../message-router';
+import { createIdbCacheStore } from '../lookup/idb-cache-store';
+import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
+import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } from '../settings';
+import { clientFromSettings } from './api-from-settings';
+import { storageLedgerStore } from './quota-ledger-storage';
+
+export type LookupMessageType =
+  | 'ui:lookup'
+  | 'ui:verify-key'
+  | 'ui:test-key'
+  | 'ui:get-status'
+  | 'ui:refresh-quota'
+  | 'ui:clear-cache'
+  | 'cs:lookup'
+  | 'cs:lookup-detailed';
+
+const CREDENTIALS: readonly SettingKey[] = ['apiKey', 'apiBaseUrl', 'authHeader'];
+
+/** The page a content script runs in: the per-page cap counts per tab, frame and document. */
+export function sourceOf(sender: SenderInfo): string {
+  return `${sender.tab?.id ?? 'none'}:${sender.frameId ?? 0}:${sender.documentId ?? ''}`;
+}
+
+/** Tests replace the browser-bound parts (stores, client, clock). */
+export type LookupHandlerOverrides = Partial<Omit<LookupServiceOptions, 'initialPolicy'>>;
+
+export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
+  const service = new LookupService({
+    clientSource: clientFromSettings,
+    policySource: () => getSetting('lookupPolicy'),
+    initialPolicy: DEFAULT_LOOKUP_POLICY,
+    cacheStore: createIdbCacheStore(),
+    ledgerStore: storageLedgerStore,
+    ...overrides,
+  });
+
+  watchSettings((changed) => {
+    if (changed.some((key) => CREDENTIALS.includes(key))) service.credentialsChanged();
+    if (changed.includes('lookupPolicy')) service.policyChanged();
+  });
+
+  const handlers: Handlers<LookupMessageType> = {
+    'ui:lookup': ({ ips, detailed }) => service.lookup(ips, { priority: 'manual', detailed: detailed ?? false }),
+    'ui:verify-key': () => service.verifyKey(),
+    'ui:test-key': () => service.testKey(),
+    'ui:get-status': () => service.status(),
+    'ui:refresh-quota': () => service.refreshQuota(),
+    'ui:clear-cache': () => service.clearCache(),
+    'cs:lookup': ({ ips, priority }, sender) => service.lookup(ips, { priority, source: sourceOf(sender) }),
+    'cs:lookup-detailed': async ({ ip }) => {
+      const [result] = await service.lookup([ip], { priority: 'manual', detailed: true });
+      // lookup() answers every input; the fallback only satisfies the type checker.
+      return result ?? { ip, status: 'skipped', reason: 'invalid' };
+    },
+  };
+
+  return { service, handlers };
+}

@@ -1,0 +1,335 @@
+/**
+ * The batcher: turns lookups of single IPs from many callers into few bulk calls.
+ *
+ * - Coalescing: IPs wait up to `windowMs` for company; a full batch (`batchSize`, the API's
+ *   100-IP limit) leaves at once.
+ * - De-duplication: an IP queued or in flight is never queued again; every caller of that IP
+ *   gets the one answer.
+ * - Priority: manual before visible before background, FIFO within each.
+ * - Concurrency: at most `maxConcurrent` calls at a time.
+ * - Budget: before each batch it asks how many IPs each priority may still send (the quota
+ *   guard); what does not fit waits for calls in flight to settle, and if nothing is in
+ *   flight it is handed to `onStarved` (which skips it or refreshes the quota first).
+ * - Rate limits: a send that answers `retry-later` puts its IPs back at the front of the
+ *   queue and pauses everything (Retry-After or exponential backoff). Callers just wait: each
+ *   is answered exactly once.
+ */
+import type { Clock, TimerHandle } from './clock';
+import type { LookupPriority } from './types';
+
+export type SendResult<O> =
+  | { kind: 'done'; outcomes: Map<string, O> }
+  /** Rate limited: requeue at the front and pause (Retry-After when known). */
+  | { kind: 'retry-later'; delayMs: number | null; error?: unknown };
+
+export interface QueuedIp {
+  ip: string;
+  priority: LookupPriority;
+}
+
+export interface BatcherOptions<O> {
+  clock: Clock;
+  /** Must reserve its budget synchronously (before its first await): the next batch is formed right after. */
+  send: (ips: string[]) => Promise<SendResult<O>>;
+  /** The answer for an IP the send left out, or for every IP when send throws. */
+  fallback: (ip: string, error?: unknown) => O;
+  budget?: (priority: LookupPriority) => number;
+  onStarved?: (items: QueuedIp[]) => void;
+  windowMs?: number;
+  batchSize?: number;
+  maxConcurrent?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Longest pause honoured, even if Retry-After asks for more. */
+  maxPauseMs?: number;
+  /** After this many rate-limited sends in a row, a batch is answered with `fallback` instead of requeued. */
+  maxConsecutiveRetries?: number;
+  random?: () => number;
+}
+
+interface Entry<O> {
+  ip: string;
+  priority: LookupPriority;
+  resolve: (outcome: O) => void;
+  promise: Promise<O>;
+}
+
+const PRIORITIES: readonly LookupPriority[] = ['manual', 'visible', 'background'];
+
+export class Batcher<O> {
+  private readonly queues: Record<LookupPriority, Map<string, Entry<O>>> = {
+    manual: new Map(),
+    visible: new Map(),
+    background: new Map(),
+  };
+  private readonly inFlight = new Map<string, Entry<O>>();
+  private calls = 0;
+  private windowTimer: TimerHandle | null = null;
+  private windowElapsed = false;
+  private pumpScheduled = false;
+  private resumeTimer: TimerHandle | null = null;
+  private consecutiveRetries = 0;
+  private idleWaiters: Array<() => void> = [];
+  private resumeWaiters: Array<() => void> = [];
+  /** Epoch ms until which nothing is sent, or null. */
+  pausedUntil: number | null = null;
+  /** Calls made (for status and benchmarks). */
+  sentCalls = 0;
+
+  private readonly o: Required<Omit<BatcherOptions<O>, 'onStarved'>> & Pick<BatcherOptions<O>, 'onStarved'>;
+
+  constructor(options: BatcherOptions<O>) {
+    this.o = {
+      budget: () => Infinity,
+      windowMs: 25,
+      batchSize: 100,
+      maxConcurrent: 3,
+      backoffBaseMs: 1_000,
+      backoffMaxMs: 60_000,
+      maxPauseMs: 15 * 60_000,
+      maxConsecutiveRetries: 8,
+      random: Math.random,
+      ...options,
+    };
+  }
+
+  get queueLength(): number {
+    return this.queues.manual.size + this.queues.visible.size + this.queues.background.size;
+  }
+
+  /** IPs in calls not yet answered. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  get callsInFlight(): number {
+    return this.calls;
+  }
+
+  has(ip: string): boolean {
+    return this.inFlight.has(ip) || PRIORITIES.some((p) => this.queues[p].has(ip));
+  }
+
+  /** Queues an IP (or joins the lookup already queued / in flight) and resolves with its outcome. */
+  enqueue(ip: string, priority: LookupPriority): Promise<O> {
+    const flying = this.inFlight.get(ip);
+    if (flying) return flying.promise;
+    for (const p of PRIORITIES) {
+      const queued = this.queues[p].get(ip);
+      if (!queued) continue;
+      if (rank(priority) < rank(p)) {
+        // A more urgent caller: move it up (manual jumps the queue).
+        this.queues[p].delete(ip);
+        queued.priority = priority;
+        this.queues[priority].set(ip, queued);
+      }
+      return queued.promise;
+    }
+    let resolve!: (outcome: O) => void;
+    const promise = new Promise<O>((r) => (resolve = r));
+    let settled = false;
+    const entry: Entry<O> = {
+      ip,
+      priority,
+      promise,
+      resolve: (outcome) => {
+        if (settled) return; // exactly once, whatever happens
+        settled = true;
+        resolve(outcome);
+      },
+    };
+    if (this.queueLength === 0 && !this.windowElapsed) this.startWindow();
+    this.queues[priority].set(ip, entry);
+    this.schedulePump();
+    return promise;
+  }
+
+  /** Answers queued IPs without sending them (quota exhausted, key rejected, starved...). */
+  settleQueued(ips: Iterable<string> | 'all', outcome: (ip: string) => O): number {
+    const wanted = ips === 'all' ? null : new Set(ips);
+    let n = 0;
+    for (const p of PRIORITIES) {
+      for (const [ip, entry] of this.queues[p]) {
+        if (wanted && !wanted.has(ip)) continue;
+        this.queues[p].delete(ip);
+        entry.resolve(outcome(ip));
+        n++;
+      }
+    }
+    this.afterChange();
+    return n;
+  }
+
+  queued(): QueuedIp[] {
+    return PRIORITIES.flatMap((p) => [...this.queues[p].values()].map(({ ip, priority }) => ({ ip, priority })));
+  }
+
+  /** Re-evaluates the queue (after the budget changed). */
+  kick(): void {
+    this.schedulePump();
+  }
+
+  /** Pauses sending for `ms` (a 429 seen elsewhere); the longest pause wins. */
+  pause(ms: number): void {
+    const until = this.o.clock.now() + Math.min(ms, this.o.maxPauseMs);
+    if (this.pausedUntil === null || until > this.pausedUntil) {
+      this.pausedUntil = until;
+      if (this.resumeTimer !== null) this.o.clock.clearTimeout(this.resumeTimer);
+      this.resumeTimer = this.o.clock.setTimeout(() => this.resume(), until - this.o.clock.now());
+    }
+  }
+
+  /** Resolves at once if not paused, else when the pause ends. */
+  whenResumed(): Promise<void> {
+    if (this.pausedUntil === null) return Promise.resolve();
+    return new Promise((resolve) => this.resumeWaiters.push(resolve));
+  }
+
+  /** Resolves when nothing is queued or in flight. */
+  whenIdle(): Promise<void> {
+    if (this.queueLength === 0 && this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private resume(): void {
+    this.resumeTimer = null;
+    this.pausedUntil = null;
+    const waiters = this.resumeWaiters;
+    this.resumeWaiters = [];
+    waiters.forEach((w) => w());
+    this.schedulePump();
+  }
+
+  private startWindow(): void {
+    if (this.windowTimer !== null) return;
+    this.windowTimer = this.o.clock.setTimeout(() => {
+      this.windowTimer = null;
+      this.windowElapsed = true;
+      this.schedulePump();
+    }, this.o.windowMs);
+  }
+
+  /** One pump per turn of the event loop, so a caller's whole list is queued before batches form. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.pausedUntil !== null) return;
+    let starved = false;
+    while (this.calls < this.o.maxConcurrent && this.queueLength > 0) {
+      if (!this.windowElapsed && this.queueLength < this.o.batchSize) break;
+      const batch = this.form();
+      if (!batch.length) {
+        starved = true;
+        break;
+      }
+      this.dispatch(batch);
+    }
+    if (starved && this.calls === 0 && this.o.onStarved) this.o.onStarved(this.queued());
+    this.afterChange();
+  }
+
+  /** The next batch: by priority, within each priority's budget (one unit per IP, worst case). */
+  private form(): Entry<O>[] {
+    const batch: Entry<O>[] = [];
+    const budgets = new Map(PRIORITIES.map((p) => [p, this.o.budget(p)]));
+    for (const p of PRIORITIES) {
+      for (const entry of this.queues[p].values()) {
+        if (batch.length >= this.o.batchSize) return batch;
+        // Taking any IP uses one unit of every budget (they share the same quota).
+        if (batch.length >= (budgets.get(p) ?? 0)) break;
+        batch.push(entry);
+      }
+    }
+    return batch;
+  }
+
+  private dispatch(batch: Entry<O>[]): void {
+    for (const entry of batch) {
+      this.queues[entry.priority].delete(entry.ip);
+      this.inFlight.set(entry.ip, entry);
+    }
+    this.calls++;
+    this.sentCalls++;
+    const ips = batch.map((e) => e.ip);
+    let sending: Promise<SendResult<O>>;
+    try {
+      sending = this.o.send(ips);
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending
+      .then(
+        (result) => this.complete(batch, result),
+        (error: unknown) => this.complete(batch, null, error),
+      )
+      .finally(() => {
+        this.calls--;
+        this.schedulePump();
+      });
+  }
+
+  private complete(batch: Entry<O>[], result: SendResult<O> | null, error?: unknown): void {
+    for (const entry of batch) this.inFlight.delete(entry.ip);
+    if (result?.kind === 'retry-later') {
+      this.consecutiveRetries++;
+      this.pause(result.delayMs ?? this.backoff());
+      if (this.consecutiveRetries <= this.o.maxConsecutiveRetries) {
+        this.requeueAtFront(batch);
+        return;
+      }
+      // The server keeps refusing: answer rather than keep callers waiting forever.
+      for (const entry of batch) entry.resolve(this.o.fallback(entry.ip, result.error));
+      return;
+    }
+    this.consecutiveRetries = 0;
+    for (const entry of batch) {
+      const outcome = result?.outcomes.get(entry.ip);
+      entry.resolve(outcome !== undefined ? outcome : this.o.fallback(entry.ip, error));
+    }
+  }
+
+  private requeueAtFront(batch: Entry<O>[]): void {
+    for (const p of PRIORITIES) {
+      const back = batch.filter((e) => e.priority === p);
+      if (!back.length) continue;
+      const rest = [...this.queues[p]];
+      this.queues[p].clear();
+      for (const e of back) this.queues[p].set(e.ip, e);
+      for (const [ip, e] of rest) this.queues[p].set(ip, e);
+    }
+    // They already waited their window.
+    this.windowElapsed = true;
+  }
+
+  /** Exponential backoff with jitter (between half and all of the step), capped. */
+  private backoff(): number {
+    const step = Math.min(this.o.backoffMaxMs, this.o.backoffBaseMs * 2 ** (this.consecutiveRetries - 1));
+    return Math.round(step / 2 + (step / 2) * this.o.random());
+  }
+
+  private afterChange(): void {
+    if (this.queueLength === 0) {
+      this.windowElapsed = false;
+      if (this.windowTimer !== null) {
+        this.o.clock.clearTimeout(this.windowTimer);
+        this.windowTimer = null;
+      }
+    }
+    if (this.queueLength === 0 && this.inFlight.size === 0 && this.idleWaiters.length) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      waiters.forEach((w) => w());
+    }
+  }
+}
+
+function rank(priority: LookupPriority): number {
+  return PRIORITIES.indexOf(priority);
+}

@@ -1,0 +1,160 @@
+/**
+ * What the cache keeps per IP, and when it is still good. The reputation and the ipInfo
+ * details are kept apart with their own timestamps because they age differently: a score
+ * changes within hours, the ASN and country of an address within months (the detailed TTL).
+ * A plain refresh of the reputation therefore keeps details that are still fresh.
+ */
+import { z } from 'zod';
+import type { IpInfo, Reputation } from '../api/types';
+import type { LookupResult } from './types';
+
+/** Bump when the shape changes: records of another version are dropped on read. */
+export const CACHE_RECORD_VERSION = 1;
+
+export interface CacheRecord {
+  v: typeof CACHE_RECORD_VERSION;
+  ip: string;
+  status: 'found' | 'not-found';
+  /** The reputation without ipInfo (that lives in `info`); null when not found. */
+  data: Reputation | null;
+  fetchedAt: number;
+  /** Details from a detailed lookup; null with `infoFetchedAt` set means "asked, none given". */
+  info: IpInfo | null;
+  infoFetchedAt: number | null;
+  /** When written; the persistent store evicts the oldest first. */
+  storedAt: number;
+}
+
+export interface CacheTtls {
+  foundMs: number;
+  notFoundMs: number;
+  detailedMs: number;
+}
+
+/** Clocks move; a timestamp this far in the future is treated as stale rather than eternal. */
+const FUTURE_TOLERANCE_MS = 60_000;
+
+const str = z.string().nullable();
+const num = z.number().nullable();
+
+const ipInfoSchema = z.object({
+  ip: z.string().optional(),
+  asn: z.string().optional(),
+  as_name: z.string().optional(),
+  as_domain: z.string().optional(),
+  country_code: z.string().optional(),
+  country: z.string().optional(),
+  continent_code: z.string().optional(),
+  continent: z.string().optional(),
+  isp: z.string().optional(),
+});
+
+const reputationSchema = z.object({
+  ip: z.string(),
+  score: num,
+  threatLevel: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL', 'UNKNOWN']).nullable(),
+  reputation: str,
+  totalHits: num,
+  lastAttack: str,
+  whitelisted: z.boolean(),
+  whitelist: z
+    .object({
+      entry: z.record(z.string(), z.unknown()).nullable(),
+      description: str,
+      note: str,
+      value: str,
+    })
+    .nullable(),
+  description: str,
+});
+
+const cacheRecordSchema = z
+  .object({
+    v: z.literal(CACHE_RECORD_VERSION),
+    ip: z.string().min(2),
+    status: z.enum(['found', 'not-found']),
+    data: reputationSchema.nullable(),
+    fetchedAt: z.number().finite(),
+    info: ipInfoSchema.nullable(),
+    infoFetchedAt: z.number().finite().nullable(),
+    storedAt: z.number().finite(),
+  })
+  .refine((r) => (r.status === 'found') === (r.data !== null), 'found records carry data');
+
+/** A stored value as a record, or null when it is corrupted or from another version. */
+export function parseCacheRecord(raw: unknown): CacheRecord | null {
+  const parsed = cacheRecordSchema.safeParse(raw);
+  return parsed.success ? (parsed.data as CacheRecord) : null;
+}
+
+function youngerThan(at: number | null, ttlMs: number, now: number): boolean {
+  if (at === null) return false;
+  const age = now - at;
+  return age < ttlMs && age > -FUTURE_TOLERANCE_MS;
+}
+
+export function isReputationFresh(record: CacheRecord, ttls: CacheTtls, now: number): boolean {
+  const ttl = record.status === 'found' ? ttls.foundMs : ttls.notFoundMs;
+  return youngerThan(record.fetchedAt, ttl, now);
+}
+
+export function isInfoFresh(record: CacheRecord, ttls: CacheTtls, now: number): boolean {
+  return youngerThan(record.infoFetchedAt, ttls.detailedMs, now);
+}
+
+/** Whether the record answers a lookup without a call (a detailed one also needs fresh details). */
+export function satisfies(record: CacheRecord, detailed: boolean, ttls: CacheTtls, now: number): boolean {
+  return isReputationFresh(record, ttls, now) && (!detailed || isInfoFresh(record, ttls, now));
+}
+
+/** Nothing in it is fresh any more: drop it. */
+export function isUseless(record: CacheRecord, ttls: CacheTtls, now: number): boolean {
+  return !isReputationFresh(record, ttls, now) && !isInfoFresh(record, ttls, now);
+}
+
+export function resultFromRecord(record: CacheRecord): LookupResult {
+  if (record.status === 'not-found' || !record.data) {
+    return { ip: record.ip, status: 'not-found', fetchedAt: record.fetchedAt };
+  }
+  const data: Reputation = record.info ? { ...record.data, ipInfo: record.info } : { ...record.data };
+  return { ip: record.ip, status: 'found', data, fetchedAt: record.fetchedAt };
+}
+
+/** One answer from the API, as the cache records it. */
+export type CacheAnswer =
+  | { ip: string; status: 'found'; data: Reputation; detailed: boolean }
+  | { ip: string; status: 'not-found'; detailed: boolean };
+
+/**
+ * Builds the record for a new answer. Details come from the answer when it carries them (a
+ * detailed call, or a server that sends ipInfo anyway), else they are kept from the previous
+ * record so a plain refresh does not throw away fresh details.
+ */
+export function recordFromAnswer(answer: CacheAnswer, previous: CacheRecord | undefined, now: number): CacheRecord {
+  let info: IpInfo | null = previous?.info ?? null;
+  let infoFetchedAt: number | null = previous?.infoFetchedAt ?? null;
+  let data: Reputation | null = null;
+  if (answer.status === 'found') {
+    const { ipInfo, ...rest } = answer.data;
+    data = rest;
+    if (ipInfo) {
+      info = ipInfo;
+      infoFetchedAt = now;
+    }
+  }
+  if (answer.detailed && (answer.status === 'not-found' || !answer.data.ipInfo)) {
+    // We asked for details and the server had none: remember that, so we do not pay again.
+    info = null;
+    infoFetchedAt = now;
+  }
+  return {
+    v: CACHE_RECORD_VERSION,
+    ip: answer.ip,
+    status: answer.status,
+    data,
+    fetchedAt: now,
+    info,
+    infoFetchedAt,
+    storedAt: now,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Persistence behind the in-memory LRU. The browser uses IndexedDB (idb-cache-store.ts); unit
+ * tests and benchmarks may use the in-memory one below. Implementations drop what they
+ * cannot parse instead of throwing, and keep at most `maxEntries`, evicting the oldest.
+ */
+import type { CacheRecord } from './cache-record';
+
+export interface CacheStore {
+  /** The valid records among `ips`; corrupted or old-version ones are deleted, not returned. */
+  getMany(ips: readonly string[]): Promise<Map<string, CacheRecord>>;
+  putMany(records: readonly CacheRecord[]): Promise<void>;
+  deleteMany(ips: readonly string[]): Promise<void>;
+  /** Deletes everything; resolves to the number of entries deleted. */
+  clear(): Promise<number>;
+  count(): Promise<number>;
+  setMaxEntries(maxEntries: number): void;
+}
+
+/** A Map ordered by write time, for tests and benchmarks. */
+export function createMemoryCacheStore(maxEntries = 50_000): CacheStore {
+  const records = new Map<string, CacheRecord>();
+  let max = maxEntries;
+  const evict = () => {
+    for (const ip of records.keys()) {
+      if (records.size <= max) break;
+      records.delete(ip);
+    }
+  };
+  return {
+    async getMany(ips) {
+      const out = new Map<string, CacheRecord>();
+      for (const ip of ips) {
+        const record = records.get(ip);
+        if (record) out.set(ip, structuredClone(record));
+      }
+      return out;
+    },
+    async putMany(list) {
+      for (const record of list) {
+        records.delete(record.ip);
+        records.set(record.ip, structuredClone(record));
+      }
+      evict();
+    },
+    async deleteMany(ips) {
+      for (const ip of ips) records.delete(ip);
+    },
+    async clear() {
+      const n = records.size;
+      records.clear();
+      return n;
+    },
+    async count() {
+      return records.size;
+    },
+    setMaxEntries(value) {
+      max = value;
+      evict();
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * The lookup cache: an in-memory LRU in front of a persistent store, with a TTL per kind of
+ * answer (found, not found, detailed). Reads go memory first, then the store; writes land in
+ * memory at once (so an answer is visible before its callers are told) and reach the store
+ * in batches behind the scenes. A failing store degrades to a memory-only cache; it never
+ * fails a lookup.
+ */
+import type { Clock } from './clock';
+import {
+  isUseless,
+  recordFromAnswer,
+  resultFromRecord,
+  satisfies,
+  type CacheAnswer,
+  type CacheRecord,
+  type CacheTtls,
+} from './cache-record';
+import type { CacheStore } from './cache-store';
+import { MemoryLru } from './memory-lru';
+import type { LookupResult } from './types';
+
+export interface LookupCacheOptions {
+  store: CacheStore;
+  clock: Clock;
+  ttls: CacheTtls;
+  /** Bound of the persistent store. */
+  maxEntries: number;
+  /** Bound of the memory layer (default: min(maxEntries, 10,000)). */
+  memoryMaxEntries?: number;
+  onStoreError?: (error: unknown) => void;
+}
+
+const DEFAULT_MEMORY_MAX = 10_000;
+
+export class LookupCache {
+  private readonly memory: MemoryLru<string, CacheRecord>;
+  private readonly store: CacheStore;
+  private readonly clock: Clock;
+  private ttls: CacheTtls;
+  private readonly pendingWrites = new Map<string, CacheRecord>();
+  private writing: Promise<void> | null = null;
+  private readonly onStoreError: (error: unknown) => void;
+  private memoryMaxExplicit: boolean;
+  /** Bumped by clear(): answers to calls started before it are not cached. */
+  generation = 0;
+
+  constructor(options: LookupCacheOptions) {
+    this.store = options.store;
+    this.clock = options.clock;
+    this.ttls = options.ttls;
+    this.memoryMaxExplicit = options.memoryMaxEntries !== undefined;
+    this.memory = new MemoryLru(options.memoryMaxEntries ?? Math.min(options.maxEntries, DEFAULT_MEMORY_MAX));
+    this.store.setMaxEntries(options.maxEntries);
+    this.onStoreError = options.onStoreError ?? ((error) => console.warn('[ip-lens] cache store:', error));
+  }
+
+  setTtls(ttls: CacheTtls): void {
+    this.ttls = ttls;
+  }
+
+  setMaxEntries(maxEntries: number): void {
+    this.store.setMaxEntries(maxEntries);
+    if (!this.memoryMaxExplicit) this.memory.resize(Math.min(maxEntries, DEFAULT_MEMORY_MAX));
+  }
+
+  /** A record that answers the lookup now, from memory only (synchronous). */
+  fresh(ip: string, detailed: boolean): CacheRecord | undefined {
+    const record = this.memory.get(ip);
+    return record && satisfies(record, detailed, this.ttls, this.clock.now()) ? record : undefined;
+  }
+
+  /** Whether a record answers a lookup (for records returned by read()). */
+  satisfies(record: CacheRecord, detailed: boolean): boolean {
+    return satisfies(record, detailed, this.ttls, this.clock.now());
+  }
+
+  /**
+   * The records held for `ips` (fresh or partly fresh), memory first then the store.
+   * Records with nothing fresh left are dropped on the way.
+   */
+  async read(ips: readonly string[]): Promise<Map<string, CacheRecord>> {
+    const now = this.clock.now();
+    const out = new Map<string, CacheRecord>();
+    const missing: string[] = [];
+    for (const ip of ips) {
+      const record = this.memory.get(ip);
+      if (record && !isUseless(record, this.ttls, now)) out.set(ip, record);
+      else {
+        if (record) this.memory.delete(ip);
+        missing.push(ip);
+      }
+    }
+    if (!missing.length) return out;
+    const generation = this.generation;
+    let stored: Map<string, CacheRecord>;
+    try {
+      stored = await this.store.getMany(missing);
+    } catch (error) {
+      this.onStoreError(error);
+      return out;
+    }
+    if (generation !== this.generation) return out; // cleared while reading
+    const expired: string[] = [];
+    const later = this.clock.now();
+    for (const [ip, record] of stored) {
+      // An answer may have arrived while the store was read: the newer one wins.
+      const newer = this.memory.peek(ip);
+      if (newer && newer.fetchedAt >= record.fetchedAt) {
+        out.set(ip, newer);
+      } else if (isUseless(record, this.ttls, later)) {
+        expired.push(ip);
+      } else {
+        this.memory.set(ip, record);
+        out.set(ip, record);
+      }
+    }
+    if (expired.length) this.store.deleteMany(expired).catch(this.onStoreError);
+    return out;
+  }
+
+  /** Records an API answer: memory now, the store soon. Ignored if the cache was cleared since `generation`. */
+  record(answer: CacheAnswer, generation = this.generation): CacheRecord | undefined {
+    if (generation !== this.generation) return undefined;
+    const record = recordFromAnswer(answer, this.memory.peek(answer.ip), this.clock.now());
+    this.memory.set(answer.ip, record);
+    this.pendingWrites.set(answer.ip, record);
+    this.scheduleWrite();
+    return record;
+  }
+
+  /** Records an API answer and returns it as a lookup result (uncached if a clear came since `generation`). */
+  answer(answer: CacheAnswer, generation: number): LookupResult {
+    const record = this.record(answer, generation);
+    if (record) return resultFromRecord(record);
+    const fetchedAt = this.clock.now();
+    return answer.status === 'found'
+      ? { ip: answer.ip, status: 'found', data: answer.data, fetchedAt }
+      : { ip: answer.ip, status: 'not-found', fetchedAt };
+  }
+
+  /** Resolves when every recorded answer has reached the store (or failed to). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /** Empties both layers; resolves to the number of stored entries removed. */
+  async clear(): Promise<number> {
+    this.generation++;
+    this.memory.clear();
+    this.pendingWrites.clear();
+    await this.flush();
+    try {
+      return await this.store.clear();
+    } catch (error) {
+      this.onStoreError(error);
+      return 0;
+    }
+  }
+
+  /** Entries in the persistent store (memory holds a subset of them). */
+  async size(): Promise<number> {
+    try {
+      return Math.max(await this.store.count(), this.memory.size);
+    } catch (error) {
+      this.onStoreError(error);
+      return this.memory.size;
+    }
+  }
+
+  private scheduleWrite(): void {
+    if (this.writing) return;
+    this.writing = (async () => {
+      // Let the caller finish recording its whole batch first: one store transaction for all.
+      await null;
+      try {
+        while (this.pendingWrites.size) {
+          const batch = [...this.pendingWrites.values()];
+          this.pendingWrites.clear();
+          try {
+            await this.store.putMany(batch);
+          } catch (error) {
+            this.onStoreError(error);
+          }
+        }
+      } finally {
+        this.writing = null;
+      }
+    })();
+  }
+}

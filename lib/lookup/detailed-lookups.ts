@@ -1,0 +1,86 @@
+/**
+ * Detailed lookups (ipInfo: ASN, ISP, country), for the popup and the hover card's Details
+ * button: the bulk endpoint has no details, so each IP is one checkIP?detailed=true, costing
+ * 1 unless the IP is not in the database. Concurrent asks for the same IP share one call; a
+ * 429 waits for the queue's pause and tries again a few times.
+ */
+import type { CallContext } from './call-context';
+import { refusal } from './call-context';
+import { costOfCheckIp, costOfError } from './quota-costs';
+import { asApiError, failed, skipped } from './results';
+import type { LookupResult } from './types';
+
+export interface DetailedLookupsOptions {
+  context: CallContext;
+  /** The batcher's pause: 429s on any endpoint stop all calls. */
+  whenResumed(): Promise<void>;
+  pause(ms: number): void;
+  /** A chance to re-check the quota before giving up on an empty budget. */
+  recheckQuota(): Promise<void>;
+  retries: number;
+}
+
+export class DetailedLookups {
+  private readonly inFlight = new Map<string, Promise<LookupResult>>();
+
+  constructor(private readonly o: DetailedLookupsOptions) {}
+
+  get size(): number {
+    return this.inFlight.size;
+  }
+
+  /** The call in flight for this IP, if any (plain lookups join it rather than ask again). */
+  pending(ip: string): Promise<LookupResult> | undefined {
+    return this.inFlight.get(ip);
+  }
+
+  lookup(ip: string): Promise<LookupResult> {
+    const existing = this.inFlight.get(ip);
+    if (existing) return existing;
+    const promise = this.run(ip).finally(() => this.inFlight.delete(ip));
+    this.inFlight.set(ip, promise);
+    return promise;
+  }
+
+  async whenIdle(): Promise<void> {
+    await Promise.all(this.inFlight.values());
+  }
+
+  private async run(ip: string): Promise<LookupResult> {
+    const { context } = this.o;
+    for (let attempt = 0; ; attempt++) {
+      await this.o.whenResumed();
+      const refused = refusal(context, ip);
+      if (refused) return refused;
+      if (context.guard.budget('manual') < 1) {
+        await this.o.recheckQuota();
+        if (context.guard.budget('manual') < 1) return skipped(ip, 'quota-exhausted');
+      }
+      const client = context.client();
+      if (!client) return skipped(ip, 'no-key');
+      const release = context.guard.commit(1);
+      const generation = context.cache.generation;
+      try {
+        const single = await client.checkIp(ip, { detailed: true });
+        context.guard.charge(costOfCheckIp(single));
+        const answer =
+          single.status === 'found'
+            ? ({ ip, status: 'found', data: single.data, detailed: true } as const)
+            : ({ ip, status: 'not-found', detailed: true } as const);
+        return context.cache.answer(answer, generation);
+      } catch (error) {
+        const apiError = asApiError(error);
+        context.guard.charge(costOfError('checkIP', apiError));
+        context.noteFailure(apiError);
+        if (apiError.kind === 'rate-limited' && attempt < this.o.retries) {
+          this.o.pause(apiError.retryAfterMs ?? 1_000 * 2 ** attempt);
+          continue;
+        }
+        if (apiError.kind === 'quota-exhausted') return skipped(ip, 'quota-exhausted');
+        return failed(ip, apiError.toJSON());
+      } finally {
+        release();
+      }
+    }
+  }
+}

@@ -1,0 +1,415 @@
+/**
+ * The lookup service: the one place that turns "what do we know about these IPs?" from every
+ * tab, frame, the popup and the context menu into as few API calls as possible.
+ *
+ *   lookup(ips) ─► prepare (canonical, skip private/invalid, de-duplicate)
+ *              ─► cache (memory LRU ─► IndexedDB)        answers what it can, always
+ *              ─► rules (automatic off, no key, key rejected, quota exhausted, page cap)
+ *              ─► batcher (coalesce, de-duplicate in flight, priority, quota budget, 429 pause)
+ *              ─► checkIP/bulk ─► cache ─► every caller of every IP, exactly once
+ *
+ * The cache always answers, whatever the rules say: a cached answer costs nothing and sends
+ * nothing. The rules only govern what may be sent. Detailed lookups (ipInfo) go one IP at a
+ * time through checkIP?detailed=true, as the bulk endpoint has no details.
+ *
+ * Everything it needs is passed in (client source, policy source, stores, clock), so unit
+ * tests and benchmarks run it without a browser.
+ */
+import { ApiError, type ApiErrorData } from '../api/errors';
+import type { AccountInfo, ApiClient, TestKeyResult } from '../api/types';
+import { classifyIp, toLookupForm } from '../ip';
+import type { LookupPolicy } from '../settings';
+import { Batcher, type QueuedIp } from './batcher';
+import type { CallContext } from './call-context';
+import { LookupCache } from './cache';
+import { isInfoFresh, resultFromRecord, type CacheTtls } from './cache-record';
+import type { CacheStore } from './cache-store';
+import { systemClock, type Clock, type TimerHandle } from './clock';
+import { DetailedLookups } from './detailed-lookups';
+import { PageCap } from './page-cap';
+import { prepareIps, type IpTools } from './prepare-ips';
+import { QuotaGuard } from './quota-guard';
+import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
+import type { LedgerStore } from './quota-ledger';
+import { QuotaRefresher } from './quota-refresher';
+import { sendBulk } from './send-bulk';
+import { asApiError, failed, NO_KEY_ERROR, skipped } from './results';
+import type { LookupPriority, LookupResult, LookupStatus, QuotaSnapshot } from './types';
+
+/** A client for the current settings, with a fingerprint of its base URL + key for the ledger. */
+export interface ClientHandle {
+  client: ApiClient;
+  identity: string;
+}
+/** null: no API key is configured. */
+export type ClientSource = () => Promise<ClientHandle | null>;
+
+export interface LookupOptions {
+  priority: LookupPriority;
+  /** The page (tab:frame:document) for the per-page cap; automatic lookups only. */
+  source?: string;
+  detailed?: boolean;
+}
+
+export interface LookupServiceOptions {
+  clientSource: ClientSource;
+  /** Read again on policyChanged(); `initialPolicy` applies until the first read. */
+  policySource: () => Promise<LookupPolicy>;
+  initialPolicy: LookupPolicy;
+  cacheStore: CacheStore;
+  ledgerStore: LedgerStore;
+  clock?: Clock;
+  ipTools?: IpTools;
+  batch?: {
+    windowMs?: number;
+    batchSize?: number;
+    maxConcurrent?: number;
+    backoffBaseMs?: number;
+    backoffMaxMs?: number;
+    maxConsecutiveRetries?: number;
+    random?: () => number;
+  };
+  /** Refresh /account in the background when the ledger is older than this. Default 10 min. */
+  quotaMaxAgeMs?: number;
+  /** Least time between refreshes nobody asked for (starved queue, exhausted quota). Default 60 s. */
+  quotaRecheckMs?: number;
+  /** How long the first lookups with a new key wait for its limit. Default 5 s. */
+  firstRefreshWaitMs?: number;
+  memoryMaxEntries?: number;
+  /** A detailed lookup that meets a 429 waits for the pause and tries again this many times. */
+  detailedRetries?: number;
+}
+
+const MINUTE = 60_000;
+
+function ttlsOf(policy: LookupPolicy): CacheTtls {
+  return {
+    foundMs: policy.ttlFoundMinutes * MINUTE,
+    notFoundMs: policy.ttlNotFoundMinutes * MINUTE,
+    detailedMs: policy.ttlDetailedMinutes * MINUTE,
+  };
+}
+
+export class LookupService {
+  private readonly o: LookupServiceOptions;
+  private readonly clock: Clock;
+  private readonly ipTools: IpTools;
+  private readonly cache: LookupCache;
+  private readonly guard: QuotaGuard;
+  private readonly refresher: QuotaRefresher;
+  private readonly pageCap: PageCap;
+  private readonly batcher: Batcher<LookupResult>;
+  private readonly calls: CallContext;
+  private readonly detailed: DetailedLookups;
+  private policy: LookupPolicy;
+  private handle: ClientHandle | null = null;
+  /** The server rejected the key (401/403 invalid): nothing is sent until it changes or verifies. */
+  private keyError: ApiErrorData | null = null;
+  private lastError: LookupStatus['lastError'] = null;
+  private policyLoad: Promise<void> | null = null;
+  private clientLoad: Promise<void> | null = null;
+  private forceRefreshOnLoad = false;
+  /** Lookups between their start and the moment their IPs are queued (tests wait on it). */
+  private preparing = 0;
+
+  constructor(options: LookupServiceOptions) {
+    this.o = options;
+    this.clock = options.clock ?? systemClock;
+    // toLookupForm: canonical, and ::ffff:a.b.c.d as a.b.c.d (the same host, keyed once).
+    this.ipTools = options.ipTools ?? { normalizeIp: toLookupForm, classifyIp };
+    this.policy = options.initialPolicy;
+    this.cache = new LookupCache({
+      store: options.cacheStore,
+      clock: this.clock,
+      ttls: ttlsOf(this.policy),
+      maxEntries: this.policy.cacheMaxEntries,
+      ...(options.memoryMaxEntries !== undefined ? { memoryMaxEntries: options.memoryMaxEntries } : {}),
+    });
+    this.guard = new QuotaGuard({
+      clock: this.clock,
+      store: options.ledgerStore,
+      reservePercent: this.policy.reservePercent,
+    });
+    this.refresher = new QuotaRefresher({
+      clock: this.clock,
+      guard: this.guard,
+      maxAgeMs: options.quotaMaxAgeMs ?? 10 * MINUTE,
+      recheckMs: options.quotaRecheckMs ?? MINUTE,
+      onAccount: () => {
+        this.keyError = null;
+      },
+      onError: (error) => this.noteFailure(error),
+    });
+    this.pageCap = new PageCap(this.policy.perPageCap);
+    this.calls = {
+      client: () => this.handle?.client ?? null,
+      keyError: () => this.keyError,
+      guard: this.guard,
+      cache: this.cache,
+      noteFailure: (error) => this.noteFailure(error),
+    };
+    this.batcher = new Batcher<LookupResult>({
+      clock: this.clock,
+      ...options.batch,
+      send: (ips) => sendBulk(this.calls, ips),
+      fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),
+      budget: (priority) => this.guard.budget(priority),
+      onStarved: (items) => this.onStarved(items),
+    });
+    this.detailed = new DetailedLookups({
+      context: this.calls,
+      whenResumed: () => this.batcher.whenResumed(),
+      pause: (ms) => this.batcher.pause(ms),
+      recheckQuota: async () => {
+        if (this.handle && this.refresher.mayRecheck()) await this.refreshNow(this.handle).catch(() => undefined);
+      },
+      retries: options.detailedRetries ?? 3,
+    });
+  }
+
+  /** One result per input, in input order (the same result for repeated inputs). */
+  async lookup(inputs: readonly string[], options: LookupOptions): Promise<LookupResult[]> {
+    this.preparing++;
+    let queued = false;
+    const markQueued = () => {
+      if (!queued) this.preparing--;
+      queued = true;
+    };
+    try {
+      await this.ready();
+      const { results, wanted } = prepareIps(inputs, this.ipTools, this.policy.sendPrivate);
+      const answer = (ip: string, result: LookupResult) => {
+        for (const index of wanted.get(ip) ?? []) results[index] = result;
+      };
+      const detailed = options.detailed === true;
+      const records = await this.cache.read([...wanted.keys()]);
+      const misses: string[] = [];
+      for (const ip of wanted.keys()) {
+        const record = records.get(ip);
+        if (record && this.cache.satisfies(record, detailed)) answer(ip, resultFromRecord(record));
+        else misses.push(ip);
+      }
+
+      const toSend = this.applyRules(misses, options, answer);
+      const pending: Promise<void>[] = [];
+      for (const ip of toSend) {
+        // An answer may have landed while the cache was read: use it rather than ask again.
+        const fresh = this.cache.fresh(ip, detailed);
+        if (fresh) {
+          answer(ip, resultFromRecord(fresh));
+          continue;
+        }
+        const record = records.get(ip);
+        const infoStillFresh = record !== undefined && isInfoFresh(record, ttlsOf(this.policy), this.clock.now());
+        let promise: Promise<LookupResult>;
+        if (detailed && !infoStillFresh) promise = this.detailed.lookup(ip);
+        else {
+          // Plain, or detailed whose details are still fresh: a bulk call refreshes the
+          // reputation and the cache merges the kept details back in.
+          promise = this.detailed.pending(ip) ?? this.batcher.enqueue(ip, options.priority);
+        }
+        pending.push(promise.then((result) => answer(ip, result)));
+      }
+      markQueued();
+      await Promise.all(pending);
+      return results.map((result, i) => result ?? failed(inputs[i] ?? '', { kind: 'bad-response', message: 'No answer.' }));
+    } finally {
+      markQueued();
+    }
+  }
+
+  async status(): Promise<LookupStatus> {
+    await this.ready().catch(() => undefined);
+    this.refreshIfDue();
+    return {
+      quota: this.guard.snapshot(),
+      queueLength: this.batcher.queueLength,
+      inFlight: this.batcher.inFlightCount + this.detailed.size,
+      cacheSize: await this.cache.size(),
+      lastError: this.lastError,
+      pausedUntil: this.batcher.pausedUntil,
+    };
+  }
+
+  /** Calls the free /account with the stored settings and refreshes the ledger; throws ApiError. */
+  async verifyKey(): Promise<AccountInfo> {
+    await this.ready();
+    if (!this.handle) throw new ApiError(NO_KEY_ERROR);
+    return this.refreshNow(this.handle);
+  }
+
+  async refreshQuota(): Promise<QuotaSnapshot> {
+    await this.verifyKey();
+    return this.guard.snapshot();
+  }
+
+  /** test-key costs one request: charged to the ledger. */
+  async testKey(): Promise<TestKeyResult> {
+    await this.ready();
+    const handle = this.handle;
+    if (!handle) throw new ApiError(NO_KEY_ERROR);
+    try {
+      const result = await handle.client.testKey();
+      this.guard.charge(COST_OF_TEST_KEY);
+      this.keyError = null;
+      return result;
+    } catch (error) {
+      const apiError = asApiError(error);
+      this.guard.charge(costOfError('test-key', apiError));
+      this.noteFailure(apiError);
+      throw apiError;
+    }
+  }
+
+  async clearCache(): Promise<{ cleared: number }> {
+    return { cleared: await this.cache.clear() };
+  }
+
+  /** The API key, base URL or auth header changed: new client, new ledger, refresh the quota. */
+  credentialsChanged(): void {
+    this.clientLoad = null;
+    this.forceRefreshOnLoad = true;
+    this.keyError = null;
+    void this.ready().catch(() => undefined);
+  }
+
+  /** The lookup policy changed: new TTLs, cap, reserve and cache bound apply from now on. */
+  policyChanged(): void {
+    this.policyLoad = null;
+    void this.ready().catch(() => undefined);
+  }
+
+  /** Resolves when nothing is queued or in flight and every write has landed (tests, benchmarks). */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      await this.batcher.whenIdle();
+      await this.detailed.whenIdle();
+      if (this.batcher.queueLength === 0 && this.batcher.inFlightCount === 0 && this.detailed.size === 0) break;
+    }
+    await this.cache.flush();
+    await this.guard.flush();
+  }
+
+  /** Synchronous counters for tests and benchmarks. */
+  stats() {
+    return {
+      preparing: this.preparing,
+      queueLength: this.batcher.queueLength,
+      inFlight: this.batcher.inFlightCount + this.detailed.size,
+      bulkCalls: this.batcher.sentCalls,
+      pausedUntil: this.batcher.pausedUntil,
+    };
+  }
+
+  // ----- set-up -----
+
+  private async ready(): Promise<void> {
+    this.policyLoad ??= this.loadPolicy().catch((error: unknown) => {
+      this.policyLoad = null;
+      throw error;
+    });
+    this.clientLoad ??= this.loadClient().catch((error: unknown) => {
+      this.clientLoad = null;
+      throw error;
+    });
+    await Promise.all([this.policyLoad, this.clientLoad]);
+  }
+
+  private async loadPolicy(): Promise<void> {
+    const policy = await this.o.policySource();
+    this.policy = policy;
+    this.cache.setTtls(ttlsOf(policy));
+    this.cache.setMaxEntries(policy.cacheMaxEntries);
+    this.pageCap.setMax(policy.perPageCap);
+    this.guard.setReservePercent(policy.reservePercent);
+    this.batcher.kick();
+  }
+
+  private async loadClient(): Promise<void> {
+    const handle = await this.o.clientSource();
+    await this.guard.use(handle?.identity ?? null);
+    this.handle = handle;
+    this.keyError = null;
+    const force = this.forceRefreshOnLoad;
+    this.forceRefreshOnLoad = false;
+    if (handle && (force || this.guard.refreshedAt === null)) {
+      // Learn the limit before spending with a new key, but never hang lookups on it.
+      const refreshed = this.refreshNow(handle).catch(() => undefined);
+      let timer: TimerHandle | undefined;
+      const giveUp = new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, this.o.firstRefreshWaitMs ?? 5_000)));
+      await Promise.race([refreshed, giveUp]);
+      this.clock.clearTimeout(timer);
+    }
+    this.batcher.kick();
+  }
+
+  // ----- rules -----
+
+  /** Answers the misses that must not be sent, returns the ones that may. */
+  private applyRules(
+    misses: string[],
+    options: LookupOptions,
+    answer: (ip: string, result: LookupResult) => void,
+  ): string[] {
+    if (!misses.length) return misses;
+    const all = (result: (ip: string) => LookupResult) => {
+      for (const ip of misses) answer(ip, result(ip));
+      return [];
+    };
+    const automatic = options.priority !== 'manual';
+    if (automatic && !this.policy.automatic) return all((ip) => skipped(ip, 'automatic-off'));
+    if (!this.handle) return all((ip) => skipped(ip, 'no-key'));
+    const keyError = this.keyError;
+    if (keyError) return all((ip) => failed(ip, keyError));
+    if (this.guard.blocked) {
+      this.refreshIfDue();
+      return all((ip) => skipped(ip, 'quota-exhausted'));
+    }
+    if (!automatic) return misses;
+    const { admitted, capped } = this.pageCap.admit(options.source ?? 'unknown-page', misses);
+    for (const ip of capped) answer(ip, skipped(ip, 'page-cap'));
+    return admitted;
+  }
+
+  // ----- quota and failures -----
+
+  private refreshNow(handle: ClientHandle): Promise<AccountInfo> {
+    return this.refresher.refresh(handle.client).finally(() => this.batcher.kick());
+  }
+
+  private refreshIfDue(): void {
+    if (this.handle && !this.refresher.busy && this.refresher.isDue()) {
+      this.refreshNow(this.handle).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Queued IPs the budget cannot cover, with nothing in flight that could free some. The
+   * ledger may be stale (a new billing period, another client's usage): re-check it once,
+   * then skip what still does not fit.
+   */
+  private onStarved(items: QueuedIp[]): void {
+    if (this.refresher.busy) return; // its end kicks the batcher again
+    if (this.handle && this.refresher.mayRecheck()) {
+      this.refreshNow(this.handle).catch(() => undefined);
+      return;
+    }
+    const manualRoom = this.guard.budget('manual') > 0;
+    const reserve = items.filter((i) => i.priority !== 'manual' && manualRoom).map((i) => i.ip);
+    this.batcher.settleQueued(reserve, (ip) => skipped(ip, 'quota-reserve'));
+    this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));
+  }
+
+  /** Remembers an API failure and applies what it means for everything else queued. */
+  private noteFailure(error: ApiError): void {
+    this.lastError = { ...error.toJSON(), at: this.clock.now() };
+    if (error.kind === 'quota-exhausted') {
+      this.guard.markExhausted(error.message);
+      this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));
+    } else if (error.kind === 'invalid-key' || error.kind === 'missing-key') {
+      const data = error.toJSON();
+      this.keyError = data;
+      this.batcher.settleQueued('all', (ip) => failed(ip, data));
+    }
+  }
+}

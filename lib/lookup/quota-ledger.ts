@@ -1,0 +1,105 @@
+/**
+ * The quota ledger: the server's count from the last (free) /account call plus what we spent
+ * since, by our own cost model. It is persisted so a restarted service worker does not forget
+ * what it spent, and tied to a fingerprint of the key so a new key starts a new ledger.
+ */
+import { z } from 'zod';
+import type { AccountInfo } from '../api/types';
+
+export const LEDGER_VERSION = 1;
+
+export interface QuotaLedger {
+  v: typeof LEDGER_VERSION;
+  /** Fingerprint of base URL + key (never the key itself). */
+  identity: string;
+  /** The server's usage count at the last refresh; null if never refreshed. */
+  serverUsed: number | null;
+  limit: number | null;
+  unlimited: boolean;
+  /** Units spent since the last refresh, by our cost model. */
+  localCost: number;
+  refreshedAt: number | null;
+  /** A 403 usage-limit was seen; lifted only by a refresh that shows room. */
+  blocked: boolean;
+  detail: string | null;
+}
+
+const ledgerSchema = z.object({
+  v: z.literal(LEDGER_VERSION),
+  identity: z.string(),
+  serverUsed: z.number().nonnegative().nullable(),
+  limit: z.number().nonnegative().nullable(),
+  unlimited: z.boolean(),
+  localCost: z.number().nonnegative(),
+  refreshedAt: z.number().nullable(),
+  blocked: z.boolean(),
+  detail: z.string().nullable(),
+});
+
+export function parseLedger(raw: unknown): QuotaLedger | null {
+  const parsed = ledgerSchema.safeParse(raw);
+  return parsed.success ? (parsed.data as QuotaLedger) : null;
+}
+
+export function emptyLedger(identity: string): QuotaLedger {
+  return {
+    v: LEDGER_VERSION,
+    identity,
+    serverUsed: null,
+    limit: null,
+    unlimited: false,
+    localCost: 0,
+    refreshedAt: null,
+    blocked: false,
+    detail: null,
+  };
+}
+
+export interface AccountLimits {
+  used: number | null;
+  limit: number | null;
+  unlimited: boolean;
+}
+
+/**
+ * Which limit applies: the key's own `max_api_requests`; when the key has none (null), the
+ * organisation's quota available to keys (`available_api_key_quota`), or `unlimited`.
+ */
+export function limitsFromAccount(account: AccountInfo): AccountLimits {
+  const { key, organization: org } = account;
+  if (key.maxApiRequests !== null) {
+    return { used: key.currentUsage ?? 0, limit: key.maxApiRequests, unlimited: false };
+  }
+  if (org?.unlimited) return { used: key.currentUsage, limit: null, unlimited: true };
+  const limit = org?.availableApiKeyQuota ?? org?.maxApiRequests ?? org?.totalQuota ?? null;
+  return { used: key.currentUsage ?? org?.currentUsage ?? 0, limit, unlimited: false };
+}
+
+/** FNV-1a: enough to tell keys apart in a ledger without storing the key a second time. */
+export function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/** Where the ledger is kept between service worker runs. */
+export interface LedgerStore {
+  load(): Promise<unknown>;
+  save(ledger: QuotaLedger): Promise<void>;
+}
+
+export function createMemoryLedgerStore(): LedgerStore & { value: unknown } {
+  const store = {
+    value: undefined as unknown,
+    async load() {
+      return structuredClone(store.value);
+    },
+    async save(ledger: QuotaLedger) {
+      store.value = structuredClone(ledger);
+    },
+  };
+  return store;
+}

@@ -1,0 +1,23 @@
+/** Small constructors for LookupResult, and the one place unknown failures become ApiErrors. */
+import { ApiError, type ApiErrorData } from '../api/errors';
+import type { LookupResult, SkipReason } from './types';
+
+export function skipped(ip: string, reason: SkipReason): LookupResult {
+  return { ip, status: 'skipped', reason };
+}
+
+export function failed(ip: string, error: ApiErrorData): LookupResult {
+  return { ip, status: 'error', error };
+}
+
+/** The API client throws ApiError; anything else is a bug or a dead connection, shown as such. */
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError({ kind: 'network', message: message || 'The lookup failed.' }, { cause: error });
+}
+
+export const NO_KEY_ERROR: ApiErrorData = {
+  kind: 'missing-key',
+  message: 'No API key is set. Add one in the options page.',
+};

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { Batcher, type QueuedIp, type SendResult } from '../../../lib/lookup/batcher';
+import type { LookupPriority } from '../../../lib/lookup/types';
+import { createManualClock } from './helpers/manual-clock';
+import { publicIps } from './helpers/ips';
+
+type Reply = SendResult<string> | 'hold';
+
+/** A batcher whose send records its batches and answers `answer:<ip>` unless told otherwise. */
+function setUp(options: { budget?: (p: LookupPriority) => number; maxConcurrent?: number; replies?: Reply[] } = {}) {
+  const clock = createManualClock();
+  const sent: string[][] = [];
+  const held: Array<() => void> = [];
+  const starved: QueuedIp[][] = [];
+  const replies = options.replies ?? [];
+  const batcher = new Batcher<string>({
+    clock,
+    windowMs: 25,
+    maxConcurrent: options.maxConcurrent ?? 2,
+    random: () => 1,
+    ...(options.budget ? { budget: options.budget } : {}),
+    onStarved: (items) => starved.push(items),
+    fallback: (ip, error) => `fallback:${ip}:${String(error)}`,
+    send: async (ips) => {
+      sent.push(ips);
+      const reply = replies.shift();
+      if (reply === 'hold') await new Promise<void>((resolve) => held.push(resolve));
+      else if (reply) return reply;
+      return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
+    },
+  });
+  return { clock, batcher, sent, held, starved };
+}
+
+describe('Batcher', () => {
+  it('coalesces callers within the window into one call and answers each', async () => {
+    const { clock, batcher, sent } = setUp();
+    const a = Promise.all(['1', '2'].map((ip) => batcher.enqueue(ip, 'visible')));
+    const b = Promise.all(['2', '3'].map((ip) => batcher.enqueue(ip, 'background')));
+    await clock.advance(24);
+    expect(sent).toEqual([]);
+    await clock.advance(1);
+    expect(sent).toEqual([['1', '2', '3']]);
+    expect(await a).toEqual(['answer:1', 'answer:2']);
+    expect(await b).toEqual(['answer:2', 'answer:3']);
+  });
+
+  it('sends a full batch of 100 at once, without waiting for the window', async () => {
+    const { clock, batcher, sent } = setUp();
+    const ips = publicIps(230);
+    const all = Promise.all(ips.map((ip) => batcher.enqueue(ip, 'visible')));
+    await clock.advance(0);
+    expect(sent.map((b) => b.length)).toEqual([100, 100]);
+    await clock.advance(25);
+    expect(sent.map((b) => b.length)).toEqual([100, 100, 30]);
+    expect(new Set(sent.flat()).size).toBe(230);
+    expect((await all).length).toBe(230);
+  });
+
+  it('never sends an IP that is in flight again: later callers share its answer', async () => {
+    const { clock, batcher, sent, held } = setUp({ replies: ['hold'] });
+    const first = batcher.enqueue('1', 'visible');
+    await clock.advance(25);
+    expect(batcher.inFlightCount).toBe(1);
+    const second = batcher.enqueue('1', 'manual');
+    await clock.advance(25);
+    expect(sent).toEqual([['1']]);
+    held.forEach((go) => go());
+    expect(await first).toBe('answer:1');
+    expect(await second).toBe('answer:1');
+  });
+
+  it('serves manual before visible before background, and moves a queued IP up', async () => {
+    const { clock, batcher, sent } = setUp({ maxConcurrent: 1 });
+    const bg = publicIps(60, 0);
+    const vis = publicIps(60, 1000);
+    bg.forEach((ip) => void batcher.enqueue(ip, 'background'));
+    vis.forEach((ip) => void batcher.enqueue(ip, 'visible'));
+    void batcher.enqueue(bg[59]!, 'manual');
+    await clock.advance(0);
+    expect(sent[0]![0]).toBe(bg[59]);
+    expect(sent[0]!.slice(1, 61)).toEqual(vis);
+    expect(sent[0]!.slice(61)).toEqual(bg.slice(0, 39));
+    await clock.advance(25);
+    expect(sent[1]).toEqual(bg.slice(39, 59));
+    await batcher.whenIdle();
+  });
+
+  it('keeps at most maxConcurrent calls in flight', async () => {
+    const { clock, batcher, sent, held } = setUp({ maxConcurrent: 2, replies: ['hold', 'hold', 'hold'] });
+    publicIps(450).forEach((ip) => void batcher.enqueue(ip, 'visible'));
+    await clock.advance(100);
+    expect(sent.length).toBe(2);
+    held.shift()!();
+    await clock.advance(0);
+    expect(sent.length).toBe(3);
+    held.splice(0).forEach((go) => go());
+    await clock.advance(0);
+    held.splice(0).forEach((go) => go());
+    await batcher.whenIdle();
+    expect(sent.map((b) => b.length)).toEqual([100, 100, 100, 100, 50]);
+  });
+
+  it('on retry-later puts the batch back first, pauses, and answers every caller exactly once', async () => {
+    const { clock, batcher, sent } = setUp({
+      maxConcurrent: 1,
+      replies: [{ kind: 'retry-later', delayMs: 2_000 }, { kind: 'retry-later', delayMs: null }],
+    });
+    const answers: string[] = [];
+    const calls = ['1', '2', '3'].map((ip) => batcher.enqueue(ip, 'visible').then((a) => void answers.push(a)));
+    await clock.advance(25);
+    expect(sent).toEqual([['1', '2', '3']]);
+    expect(batcher.pausedUntil).toBe(clock.now() + 2_000);
+    void batcher.enqueue('4', 'visible').then((a) => void answers.push(a));
+    await clock.advance(1_999);
+    expect(sent.length).toBe(1); // paused
+    await clock.advance(1);
+    expect(sent[1]).toEqual(['1', '2', '3', '4']);
+    // Second 429 without Retry-After: exponential backoff (2 s on the second in a row, random=1).
+    expect(batcher.pausedUntil).toBe(clock.now() + 2_000);
+    await clock.advance(2_000);
+    await Promise.all(calls);
+    await batcher.whenIdle();
+    expect(sent.length).toBe(3);
+    expect(answers.sort()).toEqual(['answer:1', 'answer:2', 'answer:3', 'answer:4']);
+  });
+
+  it('answers with the fallback when send throws or leaves an IP out', async () => {
+    const { clock, batcher } = setUp({
+      replies: [{ kind: 'done', outcomes: new Map([['1', 'answer:1']]) }],
+    });
+    const one = batcher.enqueue('1', 'visible');
+    const two = batcher.enqueue('2', 'visible');
+    await clock.advance(25);
+    expect(await one).toBe('answer:1');
+    expect(await two).toBe('fallback:2:undefined');
+  });
+
+  it('sends only what the budget covers and reports the rest as starved when nothing is in flight', async () => {
+    // 3 units left, 2 of them kept in reserve; every IP sent counts as spent (worst case).
+    let sentSoFar: string[][] = [];
+    const left = () => 3 - sentSoFar.flat().length;
+    const { clock, batcher, sent, starved } = setUp({ budget: (p) => (p === 'manual' ? left() : left() - 2) });
+    sentSoFar = sent;
+    void batcher.enqueue('a', 'background');
+    void batcher.enqueue('b', 'background');
+    void batcher.enqueue('m', 'manual');
+    await clock.advance(25);
+    // manual may use 3, automatic 1: the manual IP plus nothing more (taking it used a unit).
+    expect(sent).toEqual([['m']]);
+    expect(starved.at(-1)?.map((i) => i.ip)).toEqual(['a', 'b']);
+    expect(batcher.settleQueued('all', (ip) => `skipped:${ip}`)).toBe(2);
+    expect(batcher.queueLength).toBe(0);
+  });
+});

@@ -1,0 +1,306 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/api/errors';
+import type { LookupResult } from '../../../lib/lookup/types';
+import { FakeApiClient, isFound } from './helpers/fake-api-client';
+import { publicIp, publicIps } from './helpers/ips';
+import { createHarness } from './helpers/service-harness';
+
+const statuses = (results: LookupResult[]) => results.map((r) => (r.status === 'skipped' ? `skipped:${r.reason}` : r.status));
+
+describe('LookupService: what is sent', () => {
+  it('answers one result per input in order, skipping invalid and private addresses', async () => {
+    const h = createHarness();
+    const results = await h.settle(
+      h.service.lookup(['23.0.0.2', 'not-an-ip', '10.1.2.3', '127.0.0.1', '23.0.0.3', ' 23.0.0.2 ', '::ffff:23.0.0.3'], { priority: 'visible', source: 'p' }),
+    );
+    expect(statuses(results)).toEqual(['found', 'skipped:invalid', 'skipped:private', 'skipped:loopback', 'not-found', 'found', 'not-found']);
+    expect(results[1]).toEqual({ ip: 'not-an-ip', status: 'skipped', reason: 'invalid' });
+    // Duplicates (other spellings included) went out once.
+    expect(h.client.bulkCalls).toEqual([['23.0.0.2', '23.0.0.3']]);
+  });
+
+  it('sends private addresses when the policy allows it', async () => {
+    const h = createHarness({ policy: { sendPrivate: true } });
+    const [result] = await h.settle(h.service.lookup(['10.1.2.4'], { priority: 'manual' }));
+    expect(result?.status).toBe('found');
+    expect(h.client.bulkCalls).toEqual([['10.1.2.4']]);
+  });
+
+  it('with automatic lookups off, page scans get cached answers only; manual lookups still go out', async () => {
+    const h = createHarness({ policy: { automatic: false } });
+    expect(statuses(await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' })))).toEqual(['skipped:automatic-off']);
+    expect(h.client.bulkCalls).toEqual([]);
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual' }));
+    expect(statuses(await h.settle(h.service.lookup(['23.0.0.2', '23.0.0.4'], { priority: 'background' })))).toEqual([
+      'found',
+      'skipped:automatic-off',
+    ]);
+    expect(h.client.bulkCalls).toEqual([['23.0.0.2']]);
+  });
+
+  it('without a key every lookup is skipped as no-key and nothing is called', async () => {
+    const h = createHarness({ client: null });
+    expect(statuses(await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual' })))).toEqual(['skipped:no-key']);
+    await expect(h.service.verifyKey()).rejects.toMatchObject({ kind: 'missing-key' });
+    expect((await h.service.status()).quota.state).toBe('unknown');
+  });
+
+  it('caps automatic lookups per page but not manual ones; cached IPs are free', async () => {
+    const h = createHarness({ policy: { perPageCap: 5 } });
+    await h.settle(h.service.lookup(['23.0.0.100'], { priority: 'manual' }));
+    const ips = ['23.0.0.100', ...publicIps(8, 1)];
+    const results = await h.settle(h.service.lookup(ips, { priority: 'visible', source: 'tab1' }));
+    expect(statuses(results).filter((s) => s === 'skipped:page-cap')).toHaveLength(3);
+    expect(results[0]?.status).toBe('found'); // from cache, not counted
+    const other = await h.settle(h.service.lookup(ips.slice(6), { priority: 'visible', source: 'tab2' }));
+    expect(statuses(other).some((s) => s === 'skipped:page-cap')).toBe(false);
+    const manual = await h.settle(h.service.lookup(ips, { priority: 'manual' }));
+    expect(statuses(manual).some((s) => s.startsWith('skipped'))).toBe(false);
+  });
+});
+
+describe('LookupService: cache', () => {
+  it('never asks twice for what it knows, until the TTL of that kind runs out', async () => {
+    const h = createHarness({ policy: { ttlFoundMinutes: 60, ttlNotFoundMinutes: 10 } });
+    const ips = publicIps(10, 1);
+    await h.settle(h.service.lookup(ips, { priority: 'visible' }));
+    await h.settle(h.service.lookup(ips, { priority: 'visible' }));
+    expect(h.client.bulkCalls).toHaveLength(1);
+    const notFound = ips.filter((ip) => !isFound(ip));
+    const found = ips.filter((ip) => isFound(ip));
+    await h.clock.advance(10 * 60_000); // t=10: not-found answers expire first
+    await h.settle(h.service.lookup(ips, { priority: 'visible' }));
+    expect(h.client.bulkCalls[1]).toEqual(notFound);
+    await h.clock.advance(45 * 60_000); // t=55: found still fresh, not-found (from t=10) stale
+    await h.settle(h.service.lookup(ips, { priority: 'visible' }));
+    expect(h.client.bulkCalls[2]).toEqual(notFound);
+    await h.clock.advance(5 * 60_000); // t=60: found answers expire
+    await h.settle(h.service.lookup(ips, { priority: 'visible' }));
+    expect(h.client.bulkCalls[3]).toEqual(found);
+    expect(h.client.bulkCalls).toHaveLength(4);
+  });
+
+  it('a broken persistent store degrades to the memory cache and never fails a lookup', async () => {
+    const broken = () => Promise.reject(new Error('IndexedDB is gone'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const h = createHarness({
+      cacheStore: { getMany: broken, putMany: broken, deleteMany: broken, clear: broken, count: broken, setMaxEntries: () => undefined },
+    });
+    expect(statuses(await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' })))).toEqual(['found']);
+    await h.service.whenIdle();
+    expect(statuses(await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' })))).toEqual(['found']);
+    expect(h.client.bulkCalls).toHaveLength(1); // the memory layer answered
+    expect((await h.service.status()).cacheSize).toBe(1);
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('clear cache forgets everything and says how much', async () => {
+    const h = createHarness();
+    await h.settle(h.service.lookup(publicIps(4), { priority: 'manual' }));
+    await h.service.whenIdle();
+    expect(await h.service.clearCache()).toEqual({ cleared: 4 });
+    await h.settle(h.service.lookup(publicIps(4), { priority: 'manual' }));
+    expect(h.client.bulkCalls).toHaveLength(2);
+  });
+
+  it('an answer to a call that started before a clear is delivered but not cached', async () => {
+    const h = createHarness();
+    h.client.hold();
+    const pending = h.service.lookup(['23.0.0.2'], { priority: 'manual' });
+    await h.until(() => h.client.heldCalls === 1);
+    await h.service.clearCache();
+    h.client.release();
+    expect((await h.settle(pending))[0]?.status).toBe('found');
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual' }));
+    expect(h.client.bulkCalls).toHaveLength(2);
+  });
+});
+
+describe('LookupService: detailed lookups', () => {
+  it('one detailed checkIP per IP; the answer also serves plain lookups', async () => {
+    const h = createHarness();
+    const [detailed] = await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual', detailed: true }));
+    expect(detailed?.status === 'found' && detailed.data.ipInfo?.asn).toBe('AS64500');
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' }));
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual', detailed: true }));
+    expect(h.client.checkCalls).toEqual([{ ip: '23.0.0.2', detailed: true }]);
+    expect(h.client.bulkCalls).toEqual([]);
+  });
+
+  it('a plain answer does not satisfy a detailed lookup; concurrent detailed asks share one call', async () => {
+    const h = createHarness();
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' }));
+    const both = Promise.all([
+      h.service.lookup(['23.0.0.2'], { priority: 'manual', detailed: true }),
+      h.service.lookup(['23.0.0.2'], { priority: 'manual', detailed: true }),
+    ]);
+    await h.settle(both);
+    expect(h.client.checkCalls).toHaveLength(1);
+  });
+
+  it('when only the reputation is stale, a cheap bulk call refreshes it and the details are kept', async () => {
+    const h = createHarness({ policy: { ttlFoundMinutes: 60, ttlDetailedMinutes: 24 * 60 } });
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual', detailed: true }));
+    await h.clock.advance(2 * 60 * 60_000);
+    const [again] = await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual', detailed: true }));
+    expect(h.client.checkCalls).toHaveLength(1);
+    expect(h.client.bulkCalls).toEqual([['23.0.0.2']]);
+    expect(again?.status === 'found' && again.data.ipInfo?.country_code).toBe('NL');
+  });
+});
+
+describe('LookupService: quota', () => {
+  it('charges what calls cost to the ledger', async () => {
+    const h = createHarness();
+    h.client.account_ = { used: 100, limit: 1000 };
+    await h.settle(h.service.lookup(publicIps(10), { priority: 'visible' }));
+    await h.settle(h.service.lookup(['23.1.0.2'], { priority: 'manual', detailed: true }));
+    await h.service.testKey();
+    const found = publicIps(10).filter(isFound).length;
+    expect((await h.service.status()).quota).toMatchObject({ used: 100 + found + 1 + 1, pendingLocalCost: found + 2 });
+  });
+
+  it('automatic lookups stop at the reserve; manual ones may use it', async () => {
+    const h = createHarness();
+    h.client.account_ = { used: 900, limit: 1000 }; // reserve 100: nothing left for scans
+    const auto = await h.settle(h.service.lookup(publicIps(5), { priority: 'visible' }));
+    expect(statuses(auto)).toEqual(Array(5).fill('skipped:quota-reserve'));
+    expect(h.client.bulkCalls).toEqual([]);
+    const manual = await h.settle(h.service.lookup(publicIps(5), { priority: 'manual' }));
+    expect(statuses(manual).every((s) => s === 'found' || s === 'not-found')).toBe(true);
+    expect((await h.service.status()).quota.state).toBe('reserve-reached');
+  });
+
+  it('automatic lookups never spend into the reserve, even in parallel batches', async () => {
+    const h = createHarness();
+    h.client.account_ = { used: 870, limit: 1000 }; // 30 units above the reserve
+    const ips = publicIps(300);
+    const results = await h.settle(h.service.lookup(ips, { priority: 'background' }));
+    const spent = h.client.bulkCalls.flat().filter(isFound).length;
+    expect(spent).toBeLessThanOrEqual(30);
+    expect(spent).toBeGreaterThan(0);
+    expect(statuses(results).filter((s) => s === 'skipped:quota-reserve').length).toBe(300 - h.client.bulkCalls.flat().length);
+    expect(h.client.sentTwice()).toEqual([]);
+  });
+
+  it('a 403 usage-limit stops everything, with a clear state, until /account shows room', async () => {
+    const h = createHarness();
+    h.client.bulkFailures.push({ kind: 'quota-exhausted', status: 403, message: 'API usage limit exceeded' });
+    const first = await h.settle(h.service.lookup(publicIps(3), { priority: 'visible' }));
+    expect(statuses(first)).toEqual(Array(3).fill('skipped:quota-exhausted'));
+    const status = await h.service.status();
+    expect(status.quota).toMatchObject({ state: 'exhausted', detail: 'API usage limit exceeded' });
+    expect(status.lastError).toMatchObject({ kind: 'quota-exhausted' });
+    expect(statuses(await h.settle(h.service.lookup(publicIps(2, 50), { priority: 'manual' })))).toEqual([
+      'skipped:quota-exhausted',
+      'skipped:quota-exhausted',
+    ]);
+    expect(h.client.bulkCalls).toHaveLength(1);
+    h.client.account_ = { used: 0, limit: 1000 }; // a new billing period
+    expect((await h.service.refreshQuota()).state).toBe('ok');
+    expect(statuses(await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' })))).toEqual(['found']);
+  });
+
+  it('recovers on its own from exhaustion once the recheck interval has passed', async () => {
+    const h = createHarness();
+    h.client.bulkFailures.push({ kind: 'quota-exhausted', status: 403, message: 'API usage limit exceeded' });
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' }));
+    h.client.account_ = { used: 0, limit: 1000 };
+    await h.clock.advance(61_000);
+    await h.settle(h.service.lookup(['23.0.0.4'], { priority: 'visible' })); // skipped, but triggers the re-check
+    await h.service.whenIdle();
+    expect(statuses(await h.settle(h.service.lookup(['23.0.0.4'], { priority: 'visible' })))).toEqual(['found']);
+  });
+});
+
+describe('LookupService: failures', () => {
+  it('a failed call answers its IPs with the error and caches nothing', async () => {
+    const h = createHarness();
+    h.client.bulkFailures.push({ kind: 'server', status: 500, message: 'Internal server error' });
+    const [first] = await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual' }));
+    expect(first).toEqual({ ip: '23.0.0.2', status: 'error', error: { kind: 'server', status: 500, message: 'Internal server error' } });
+    expect((await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual' })))[0]?.status).toBe('found');
+    expect(h.client.bulkCalls).toHaveLength(2);
+  });
+
+  it('a rejected key fails everything without calling again, until the key changes', async () => {
+    const h = createHarness();
+    h.client.bulkFailures.push({ kind: 'invalid-key', status: 403, message: 'Invalid API key' });
+    const first = await h.settle(h.service.lookup(['23.0.0.2', '23.0.0.4'], { priority: 'visible' }));
+    expect(first.map((r) => r.status === 'error' && r.error.kind)).toEqual(['invalid-key', 'invalid-key']);
+    await h.settle(h.service.lookup(['23.0.0.6'], { priority: 'manual' }));
+    expect(h.client.bulkCalls).toHaveLength(1);
+    h.service.credentialsChanged();
+    expect((await h.settle(h.service.lookup(['23.0.0.6'], { priority: 'manual' })))[0]?.status).toBe('found');
+  });
+
+  it('a 429 pauses the queue (Retry-After), then answers every caller exactly once', async () => {
+    const h = createHarness();
+    h.client.bulkFailures.push({ kind: 'rate-limited', status: 429, message: 'Rate limit exceeded', retryAfterMs: 3_000 });
+    const answered: string[] = [];
+    const callers = [publicIps(60, 0), publicIps(60, 30), publicIps(60, 90)].map((ips) =>
+      h.service.lookup(ips, { priority: 'visible' }).then((results) => results.forEach((r) => answered.push(r.ip))),
+    );
+    await h.until(() => h.service.stats().pausedUntil !== null, 1);
+    expect(h.service.stats().pausedUntil).toBe(h.clock.now() + 3_000);
+    expect((await h.service.status()).pausedUntil).not.toBeNull();
+    const callsWhilePaused = h.client.bulkCalls.length;
+    await h.clock.advance(2_999);
+    expect(h.client.bulkCalls.length).toBe(callsWhilePaused);
+    await h.settle(Promise.all(callers));
+    expect(answered).toHaveLength(180);
+    // Every IP answered by exactly one successful call.
+    const successful = h.client.bulkCalls.slice(1).flat();
+    expect(successful.length).toBe(150);
+    expect(new Set(successful).size).toBe(150);
+  });
+
+  it('status reports queue, in-flight, cache size and last error', async () => {
+    const h = createHarness();
+    h.client.hold();
+    const pending = h.service.lookup(publicIps(150), { priority: 'visible' });
+    await h.until(() => h.client.heldCalls === 1, 1);
+    const busy = await h.service.status();
+    expect(busy.inFlight).toBe(100);
+    expect(busy.queueLength).toBe(50);
+    h.client.release();
+    await h.settle(pending);
+    await h.service.whenIdle();
+    const idle = await h.service.status();
+    expect(idle).toMatchObject({ queueLength: 0, inFlight: 0, cacheSize: 150, lastError: null, pausedUntil: null });
+  });
+
+  it('verify-key surfaces the API error and remembers it', async () => {
+    const h = createHarness();
+    await h.settle(h.service.lookup([publicIp(1)], { priority: 'manual' }));
+    h.client.accountFailure = { kind: 'invalid-key', status: 403, message: 'Invalid API key' };
+    await expect(h.service.verifyKey()).rejects.toBeInstanceOf(ApiError);
+    expect((await h.service.status()).lastError).toMatchObject({ kind: 'invalid-key' });
+  });
+});
+
+describe('LookupService: settings', () => {
+  it('applies a new policy when told it changed', async () => {
+    const h = createHarness({ policy: { perPageCap: 1 } });
+    const before = await h.settle(h.service.lookup(publicIps(2), { priority: 'visible', source: 's' }));
+    expect(statuses(before)[1]).toBe('skipped:page-cap');
+    h.policy = { ...h.policy, perPageCap: 10 };
+    h.service.policyChanged();
+    const after = await h.settle(h.service.lookup(publicIps(2), { priority: 'visible', source: 's' }));
+    expect(statuses(after)[1]).not.toBe('skipped:page-cap');
+  });
+
+  it('a new key gets a new ledger and a fresh /account', async () => {
+    const client = new FakeApiClient();
+    let identity = 'key-1';
+    const h = createHarness({ client, extra: { clientSource: async () => ({ client, identity }) } });
+    client.account_ = { used: 10, limit: 1000 };
+    expect((await h.service.status()).quota.used).toBe(10);
+    identity = 'key-2';
+    client.account_ = { used: 500, limit: 2000 };
+    h.service.credentialsChanged();
+    await h.clock.advance(0);
+    expect((await h.service.status()).quota).toMatchObject({ used: 500, limit: 2000 });
+    expect(client.accountCalls).toBe(2);
+  });
+});

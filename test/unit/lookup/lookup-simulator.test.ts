@@ -1,0 +1,146 @@
+/**
+ * The issue's proof, against the real API client and the real simulator, with the persistent
+ * cache in (fake) IndexedDB and a manual clock for windows, TTLs and pauses.
+ */
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryLedgerStore, type LedgerStore } from '../../../lib/lookup/quota-ledger';
+import type { LookupResult } from '../../../lib/lookup/types';
+import { DEMO_KEY } from '../../sim/keys';
+import { startSimulator, type Simulator } from '../../sim/server';
+import { publicIps } from './helpers/ips';
+import { createManualClock, type ManualClock } from './helpers/manual-clock';
+import { drive, recordingClient, settleIo, simService, type BulkRecord } from './helpers/simulator-harness';
+
+let sim: Simulator;
+let bulks: BulkRecord[];
+let clock: ManualClock;
+let ledgerStore: LedgerStore;
+let dbName: string;
+let dbCounter = 0;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(() => {
+  sim.reset();
+  bulks = [];
+  clock = createManualClock();
+  ledgerStore = createMemoryLedgerStore();
+  dbName = `lookup-sim-${++dbCounter}`;
+});
+
+function newService(policy = {}) {
+  return simService({ client: recordingClient(sim, DEMO_KEY, bulks), clock, dbName, ledgerStore, policy });
+}
+
+const bulkRequests = () => sim.requestLog.filter((e) => e.path === '/checkIP/bulk').length;
+const foundCount = (ips: string[]) => ips.filter((ip) => sim.dataset.lookup(ip) !== null).length;
+const answered = (r: LookupResult) => r.status === 'found' || r.status === 'not-found';
+
+/** Five callers with overlapping lists: 450 asks, 250 unique IPs. */
+const CALLERS = [0, 1, 2, 3, 4].map((k) => publicIps(90, k * 40));
+const UNIQUE = [...new Set(CALLERS.flat())];
+
+async function askAll(service: ReturnType<typeof newService>, priority: 'visible' | 'manual' = 'visible') {
+  const asks = CALLERS.map((ips, k) => service.lookup(ips, { priority, source: `tab${k}:0:doc` }));
+  // Every caller's IPs are queued before the window closes: the clock has not moved yet.
+  await settleIo(() => service.stats().preparing === 0);
+  return drive(clock, Promise.all(asks));
+}
+
+describe('lookup engine against the simulator', () => {
+  it('250 unique IPs from 5 overlapping callers: exactly 3 bulk calls, then 0, also after a restart', async () => {
+    expect(UNIQUE).toHaveLength(250);
+    const service = newService();
+    const results = await askAll(service);
+    expect(bulkRequests()).toBe(3);
+    expect(bulks.map((b) => b.ips.length).sort()).toEqual([100, 100, 50]);
+    expect(new Set(bulks.flatMap((b) => b.ips)).size).toBe(250); // no IP sent twice
+    results.forEach((list, k) => {
+      expect(list.map((r) => r.ip)).toEqual(CALLERS[k]);
+      expect(list.every(answered)).toBe(true);
+    });
+    // Quota spent is exactly the found IPs (bulk costs 1 per IP found).
+    expect(sim.usage(DEMO_KEY)).toBe(foundCount(UNIQUE));
+
+    // The same IPs again: all from the cache.
+    await askAll(service);
+    expect(bulkRequests()).toBe(3);
+
+    // The service worker stops and starts: a new instance over the same IndexedDB.
+    await service.whenIdle();
+    const restarted = newService();
+    const again = await askAll(restarted);
+    expect(bulkRequests()).toBe(3);
+    expect(again).toEqual(results);
+    expect((await restarted.status()).cacheSize).toBe(250);
+  });
+
+  it('refetches once the TTL has run out', async () => {
+    const service = newService({ ttlFoundMinutes: 60, ttlNotFoundMinutes: 60 });
+    await askAll(service);
+    await clock.advance(61 * 60_000);
+    await askAll(service);
+    expect(bulkRequests()).toBe(6);
+  });
+
+  it('reserve reached: automatic lookups are skipped, manual ones are served', async () => {
+    sim.setKey(DEMO_KEY, { currentUsage: 905 }); // limit 1000, reserve 10% = 100
+    const service = newService();
+    const auto = await drive(clock, service.lookup(publicIps(20), { priority: 'visible', source: 't' }));
+    expect(auto.every((r) => r.status === 'skipped' && r.reason === 'quota-reserve')).toBe(true);
+    expect(bulkRequests()).toBe(0);
+    const manual = await drive(clock, service.lookup(publicIps(20), { priority: 'manual' }));
+    expect(manual.every(answered)).toBe(true);
+    expect((await service.status()).quota.state).toBe('reserve-reached');
+    expect(sim.usage(DEMO_KEY)).toBe(905 + foundCount(publicIps(20)));
+  });
+
+  it('a 403 usage-limit stops every lookup with a clear state, until /account shows room', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setKey(DEMO_KEY, { currentUsage: 1000 }); // someone else used the rest
+    const first = await drive(clock, service.lookup(publicIps(30), { priority: 'visible', source: 't' }));
+    expect(first.every((r) => r.status === 'skipped' && r.reason === 'quota-exhausted')).toBe(true);
+    const status = await service.status();
+    expect(status.quota.state).toBe('exhausted');
+    expect(status.quota.detail).toMatch(/limit/i);
+    expect(status.lastError).toMatchObject({ kind: 'quota-exhausted', status: 403 });
+
+    const before = sim.requestLog.length;
+    const manual = await drive(clock, service.lookup(publicIps(5, 500), { priority: 'manual' }));
+    expect(manual.every((r) => r.status === 'skipped' && r.reason === 'quota-exhausted')).toBe(true);
+    expect(sim.requestLog.slice(before).filter((e) => e.path !== '/account')).toEqual([]);
+
+    sim.setKey(DEMO_KEY, { currentUsage: 0 }); // the billing period resets
+    expect((await service.refreshQuota()).state).toBe('ok');
+    const after = await drive(clock, service.lookup(publicIps(5, 500), { priority: 'visible', source: 't' }));
+    expect(after.every(answered)).toBe(true);
+  });
+
+  it('a burst of 429s pauses the queue, then every caller is answered exactly once', async () => {
+    sim.setFaults({ rateLimit: { count: 3, retryAfterSeconds: 2, path: '/checkIP/bulk' } });
+    const service = newService();
+    let answers = 0;
+    const asks = CALLERS.slice(0, 3).map((ips, k) =>
+      service.lookup(ips, { priority: 'visible', source: `t${k}` }).then((list) => {
+        answers++;
+        return list;
+      }),
+    );
+    await settleIo(() => service.stats().preparing === 0);
+    await drive(clock, settleIo(() => service.stats().pausedUntil !== null), 1);
+    const results = await drive(clock, Promise.all(asks), 250);
+    expect(answers).toBe(3);
+    results.forEach((list, k) => expect(list.every(answered), `caller ${k}`).toBe(true));
+    expect(bulks.filter((b) => b.status === 429)).toHaveLength(3);
+    const served = bulks.filter((b) => b.status === 200).flatMap((b) => b.ips);
+    const unique = new Set(CALLERS.slice(0, 3).flat());
+    expect(served.length).toBe(unique.size); // nothing answered twice
+    expect(new Set(served)).toEqual(unique);
+  });
+});
