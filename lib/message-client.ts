@@ -20,13 +20,37 @@ function asReply<T>(value: unknown, what: string): Reply<T> {
   return unreachable(new Error('no reply'), what);
 }
 
+/**
+ * Messages that are safe to send again. MV3 stops an idle service worker, and one stopped while
+ * it answers closes the caller's channel; the next message starts it again and the lookup
+ * engine answers from its persistent cache or the network. Not retried: test-key (costs a
+ * request), cache clearing and site registration (the user can see and repeat those).
+ */
+const SAFE_TO_RESEND = new Set<MessageType>([
+  'ui:lookup',
+  'ui:verify-key',
+  'ui:get-status',
+  'ui:refresh-quota',
+  'cs:lookup',
+  'cs:lookup-detailed',
+  'cs:page-summary',
+]);
+const RESEND_ATTEMPTS = 2;
+
 /** To the background service worker. */
 export const sendToBackground: Connector = async (type, payload) => {
-  try {
-    return asReply(await browser.runtime.sendMessage({ type, payload }), 'The extension background');
-  } catch (error) {
-    return unreachable(error, 'The extension background');
+  let lastError: unknown;
+  const attempts = SAFE_TO_RESEND.has(type) ? 1 + RESEND_ATTEMPTS : 1;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      return asReply(await browser.runtime.sendMessage({ type, payload }), 'The extension background');
+    } catch (error) {
+      lastError = error;
+      // The extension was reloaded or removed: this context is orphaned, resending is useless.
+      if (!browser.runtime?.id) break;
+    }
   }
+  return unreachable(lastError, 'The extension background');
 };
 
 /** To the content script of one tab (top frame unless a frameId is given). */

@@ -1,0 +1,37 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { browser } from 'wxt/browser';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { sendToBackground } from '@/lib/message-client';
+
+describe('sendToBackground', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('resends a lookup when the service worker was stopped mid-answer', async () => {
+    const send = vi
+      .spyOn(browser.runtime, 'sendMessage')
+      .mockRejectedValueOnce(new Error('The message port closed before a response was received.'))
+      .mockResolvedValueOnce({ ok: true, value: [] });
+    const reply = await sendToBackground('cs:lookup', { ips: ['8.8.8.8'], priority: 'visible' });
+    expect(reply).toEqual({ ok: true, value: [] });
+    expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  it('never resends a call that costs quota by itself', async () => {
+    const send = vi.spyOn(browser.runtime, 'sendMessage').mockRejectedValue(new Error('port closed'));
+    const reply = await sendToBackground('ui:test-key', {});
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'unreachable', message: expect.stringContaining('port closed') } });
+  });
+
+  it('gives up after a bounded number of attempts', async () => {
+    const send = vi.spyOn(browser.runtime, 'sendMessage').mockRejectedValue(new Error('gone'));
+    const reply = await sendToBackground('ui:get-status', {});
+    expect(send).toHaveBeenCalledTimes(3);
+    expect(reply.ok).toBe(false);
+  });
+
+  it('treats a missing reply as unreachable instead of undefined', async () => {
+    vi.spyOn(browser.runtime, 'sendMessage').mockResolvedValue(undefined);
+    expect(await sendToBackground('ui:clear-cache', {})).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+  });
+});
