@@ -10,7 +10,7 @@ describe('sendToBackground', () => {
     const send = vi
       .spyOn(browser.runtime, 'sendMessage')
       .mockRejectedValueOnce(new Error('The message port closed before a response was received.'))
-      .mockResolvedValueOnce({ ok: true, value: [] });
+      .mockResolvedValueOnce({ ok: true, value: [] } as never);
     const reply = await sendToBackground('cs:lookup', { ips: ['8.8.8.8'], priority: 'visible' });
     expect(reply).toEqual({ ok: true, value: [] });
     expect(send).toHaveBeenCalledTimes(2);
@@ -31,7 +31,7 @@ describe('sendToBackground', () => {
   });
 
   it('treats a missing reply as unreachable instead of undefined', async () => {
-    vi.spyOn(browser.runtime, 'sendMessage').mockResolvedValue(undefined);
+    vi.spyOn(browser.runtime, 'sendMessage').mockResolvedValue(undefined as never);
     expect(await sendToBackground('ui:clear-cache', {})).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
   });
 });

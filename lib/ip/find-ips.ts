@@ -1,0 +1,50 @@
+/**
+ * Finds IPv4 and IPv6 addresses in free text: a bounded pattern proposes candidates
+ * (candidate-scan.ts), then each candidate is parsed strictly and its neighbours are checked.
+ * Work per character is constant (see candidate-pattern.ts), so 50 MB of logs scan in linear
+ * time.
+ */
+import { candidateEnd, nextCandidate } from './candidate-scan';
+import { checkIpv4 } from './check-ipv4';
+import { checkIpv6 } from './check-ipv6';
+import type { IpMatch } from './types';
+
+/** Optional counters, so tests can check the work done grows linearly with the input. */
+export interface ScanStats {
+  /** Candidates the pre-filter proposed. */
+  candidates: number;
+  /** Characters in those candidates (what the validators read). */
+  candidateChars: number;
+}
+
+/**
+ * Calls `onMatch` for each address in order, without collecting them: scanning a huge text
+ * keeps memory flat. Matches never overlap and come sorted by `start`.
+ */
+export function forEachIp(text: string, onMatch: (match: IpMatch) => void, stats?: ScanStats): void {
+  let position = 0;
+  for (;;) {
+    // The scanner keeps no state between calls, so a callback may scan other text too.
+    const start = nextCandidate(text, position);
+    if (start < 0) return;
+    const end = candidateEnd;
+    position = end;
+    if (stats) {
+      stats.candidates++;
+      stats.candidateChars += end - start;
+    }
+    const raw = text.slice(start, end);
+    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw);
+    if (match) {
+      // A match read again after a label may run past the first candidate.
+      if (match.end > position) position = match.end;
+      onMatch(match);
+    }
+  }
+}
+
+export function findIps(text: string): IpMatch[] {
+  const matches: IpMatch[] = [];
+  forEachIp(text, (m) => matches.push(m));
+  return matches;
+}

@@ -1,0 +1,9 @@
+/**
+ * IP detection for page text and user input. The content script imports this, so it stays
+ * dependency-free and small.
+ */
+export { findIps, forEachIp, type ScanStats } from './find-ips';
+export { classifyIp } from './classify';
+export { normalizeIp } from './normalize';
+export { isLookupable, lookupSkipReason, toLookupForm, type LookupPolicyForIp } from './lookupable';
+export type { IpClass, IpMatch } from './types';
