@@ -1,27 +1,22 @@
 /**
  * The client's own IP check, so a malformed value never reaches the server (a 400 still costs
- * quota). Deliberately independent of lib/ip: the API layer must be safe whoever calls it.
+ * quota). It uses lib/ip's strict parsers, the same rules as findIps: four decimal parts with no
+ * leading zeros (ipaddr.js-style parsers accept `127.1`, `0x7f.1` and `3232235777`), RFC 4291
+ * text forms for IPv6. Unlike normalizeIp it accepts no wrapping: callers send bare addresses.
  */
-import ipaddr from 'ipaddr.js';
-
-// ipaddr.js accepts `127.1`, `0x7f.1` and `3232235777` as IPv4; the service does not promise
-// to, and a SIEM page that shows them almost never means an address. Four decimal parts, no
-// leading zeros (which some parsers read as octal).
-const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+import { formatIpv6 } from '../ip/format-ipv6';
+import { parseIpv4 } from '../ip/parse-ipv4';
+import { parseIpv6 } from '../ip/parse-ipv6';
 
 export function isValidIpv4(value: string): boolean {
-  return IPV4.test(value);
+  return parseIpv4(value) >= 0;
 }
 
 export function isValidIp(value: string): boolean {
   if (isValidIpv4(value)) return true;
   // A zone id (`fe80::1%eth0`) names an interface on this machine: meaningless to the service.
   if (!value.includes(':') || value.includes('%')) return false;
-  // An embedded IPv4 tail (`::ffff:1.2.3.4`) must pass the same strict check.
-  const tail = value.slice(value.lastIndexOf(':') + 1);
-  if (tail.includes('.') && !isValidIpv4(tail)) return false;
-  return ipaddr.IPv6.isValid(value);
+  return parseIpv6(value) !== null;
 }
 
 /**
@@ -31,11 +26,8 @@ export function isValidIp(value: string): boolean {
 export function ipKey(value: string): string {
   const trimmed = value.trim();
   if (isValidIpv4(trimmed)) return trimmed;
-  try {
-    return ipaddr.IPv6.parse(trimmed).toNormalizedString();
-  } catch {
-    return trimmed.toLowerCase();
-  }
+  const groups = parseIpv6(trimmed);
+  return groups ? formatIpv6(groups) : trimmed.toLowerCase();
 }
 
 /** `a.b.c.d/n` or `v6/n`, with the strict address check; size limits are isSubnetTooLarge's. */
