@@ -1,7 +1,13 @@
 import { render } from 'preact';
+import { createBrowserServices } from '@/lib/ui/browser-services';
+import { ServicesContext } from '@/lib/ui/services-context';
+import { OptionsApp } from './options-app';
+import '@/components/ui.css';
+import './style.css';
 
-function Options() {
-  return <main>Options</main>;
-}
-
-render(<Options />, document.getElementById('app')!);
+render(
+  <ServicesContext.Provider value={createBrowserServices()}>
+    <OptionsApp />
+  </ServicesContext.Provider>,
+  document.getElementById('app')!,
+);

@@ -1,7 +1,29 @@
 import { render } from 'preact';
+import { browser } from 'wxt/browser';
+import { createBrowserServices } from '@/lib/ui/browser-services';
+import { createPopupStores } from '@/lib/ui/popup-stores';
+import { ServicesContext } from '@/lib/ui/services-context';
+import { localStatusMemo } from '@/lib/ui/status-memo';
+import { PopupApp } from './popup-app';
+import '@/components/reputation-details.css';
+import '@/components/ui.css';
+import './style.css';
 
-function Popup() {
-  return <main>IP Reputation Lens</main>;
-}
+// As the toolbar popup the page sizes to its content; opened as a tab (tests, `?tab=`) it
+// fills the window. getViews tells the two apart.
+const inPopup = browser.extension?.getViews?.({ type: 'popup' }).includes(window) ?? false;
+document.documentElement.classList.toggle('in-popup', inPopup);
 
-render(<Popup />, document.getElementById('app')!);
+const services = createBrowserServices();
+const stores = createPopupStores(services, localStatusMemo());
+// Ask the background and the tab now; rendering proceeds while they answer.
+stores.start();
+
+render(
+  <ServicesContext.Provider value={services}>
+    <PopupApp stores={stores} />
+  </ServicesContext.Provider>,
+  document.getElementById('app')!,
+);
+// The lookup command (_execute_action) opens the popup to type an IP: be ready for it.
+document.getElementById('lookup-input')?.focus();

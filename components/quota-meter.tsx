@@ -1,0 +1,57 @@
+/**
+ * Used / limit from the background's quota ledger, with the reserve marked on the bar and what
+ * the state means for automatic lookups. Sets the popup's "quota rendered" performance mark.
+ */
+import { useLayoutEffect } from 'preact/hooks';
+import type { QuotaSnapshot } from '@/lib/lookup/types';
+import { quotaView } from '@/lib/ui/quota-view';
+
+export interface QuotaMeterProps {
+  quota: QuotaSnapshot;
+  now: number;
+  refreshing: boolean;
+  onRefresh: () => void;
+  onRendered?: () => void;
+}
+
+export function QuotaMeter({ quota, now, refreshing, onRefresh, onRendered }: QuotaMeterProps) {
+  const view = quotaView(quota, now);
+  // Layout effect: runs when the meter is in the DOM, not a frame later (the benchmark's mark).
+  useLayoutEffect(() => onRendered?.(), [onRendered]);
+  return (
+    <section class={`quota quota-${view.state}`} aria-labelledby="quota-heading">
+      <div class="quota-head">
+        <h2 id="quota-heading" class="quota-title">
+          Quota
+        </h2>
+        <span class="quota-state" data-state={view.state}>
+          {view.label}
+        </span>
+        <span class="quota-usage">{view.usage}</span>
+        <button type="button" class="btn btn-small" onClick={onRefresh} disabled={refreshing}>
+          {refreshing ? 'Refreshing…' : 'Refresh quota'}
+        </button>
+      </div>
+      {view.usedPercent !== null && (
+        <div
+          class="quota-bar"
+          role="meter"
+          aria-label="Quota used"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(view.usedPercent)}
+          aria-valuetext={view.usage}
+        >
+          <div class="quota-fill" style={{ width: `${view.usedPercent}%` }} />
+          {view.reserveAt !== null && (
+            <div class="quota-reserve" style={{ left: `${view.reserveAt}%` }} title={view.reserveText ?? undefined} />
+          )}
+        </div>
+      )}
+      <p class="quota-meaning">{view.meaning}</p>
+      {view.reserveText && <p class="quota-small">{view.reserveText}</p>}
+      {view.detail && <p class="quota-small">Server said: {view.detail}</p>}
+      <p class="quota-small">{view.refreshed}</p>
+    </section>
+  );
+}

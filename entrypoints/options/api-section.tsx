@@ -1,0 +1,160 @@
+/**
+ * API settings: base URL, key (masked, show/hide), header mode; "Save" stores and verifies
+ * with the free /account call; "Test key" calls test-key (1 request).
+ */
+import { ErrorNotice } from '@/components/error-notice';
+import { TextField } from '@/components/fields';
+import type { AuthHeaderMode } from '@/lib/api/types';
+import { accountLines, testKeyLines, type InfoLine } from '@/lib/ui/account-view';
+import type { ApiForm } from '@/lib/ui/api-form';
+
+function Lines({ lines }: { lines: InfoLine[] }) {
+  return (
+    <dl class="info-lines">
+      {lines.map((l) => (
+        <div key={l.label} class="info-line">
+          <dt>{l.label}</dt>
+          <dd>{l.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Outcome({ form }: { form: ApiForm }) {
+  const o = form.outcome.value;
+  const phase = form.phase.value;
+  if (phase === 'saving') return <p role="status">Saving…</p>;
+  if (phase === 'verifying') return <p role="status">Saved. Verifying the key…</p>;
+  if (phase === 'testing') return <p role="status">Testing the key (uses 1 request)…</p>;
+  if (!o) return null;
+  switch (o.kind) {
+    case 'verified':
+      return (
+        <div class="notice notice-ok" role="status">
+          <p class="notice-title">Saved. Key verified: {o.account.key.name || '(unnamed key)'}</p>
+          <Lines lines={accountLines(o.account)} />
+          <p class="muted">Checked with the free /account call: it used no quota.</p>
+        </div>
+      );
+    case 'tested':
+      return (
+        <div class="notice notice-ok" role="status">
+          <p class="notice-title">
+            {o.result.success ? 'Key works' : 'The server did not confirm the key'}: {o.result.key.name || '(unnamed key)'}
+          </p>
+          <Lines lines={testKeyLines(o.result)} />
+          <p class="muted">This test used 1 request of the key's quota.</p>
+        </div>
+      );
+    case 'saved-no-key':
+      return (
+        <div class="notice notice-warn" role="status">
+          <p class="notice-title">Saved without an API key</p>
+          <p>Nothing is looked up until you add a key.</p>
+        </div>
+      );
+    case 'invalid':
+      return (
+        <p class="field-error" role="alert">
+          Nothing was saved: fix the fields marked above.
+        </p>
+      );
+    case 'permission-denied':
+      return (
+        <div class="notice notice-error" role="alert">
+          <p class="notice-title">Access to {o.origin} was not granted</p>
+          <p>Nothing was saved: without that permission the extension cannot reach the API there.</p>
+        </div>
+      );
+    case 'error':
+      return (
+        <ErrorNotice
+          error={o.error}
+          context={o.during === 'verify' ? 'Saved, but the key could not be verified' : o.during === 'test' ? 'Test failed' : 'Not saved'}
+          actions={{ retry: () => void (o.during === 'test' ? form.test() : form.save()) }}
+        />
+      );
+  }
+}
+
+export function ApiSection({ form }: { form: ApiForm }) {
+  const errors = form.errors.value;
+  const busy = form.phase.value !== 'idle';
+  const show = form.showKey.value;
+  return (
+    <section class="panel" aria-labelledby="api-heading">
+      <h2 id="api-heading">API</h2>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void form.save();
+        }}
+      >
+        <TextField
+          id="api-base-url"
+          label="API base URL"
+          type="url"
+          inputMode="url"
+          value={form.apiBaseUrl.value}
+          error={errors.apiBaseUrl}
+          help="The public service is https://ipswamp.com/api/v1. A proxy or self-hosted server that follows the same API works too."
+          onInput={(v) => (form.apiBaseUrl.value = v)}
+        />
+        <TextField
+          id="api-key"
+          label="API key"
+          type={show ? 'text' : 'password'}
+          value={form.apiKey.value}
+          error={errors.apiKey}
+          help="From API Settings in your account dashboard. Kept in this browser only, never synced, never sent to pages."
+          onInput={(v) => (form.apiKey.value = v)}
+          suffix={
+            <button
+              type="button"
+              class="btn"
+              aria-pressed={show}
+              aria-controls="api-key"
+              onClick={() => (form.showKey.value = !show)}
+            >
+              {show ? 'Hide key' : 'Show key'}
+            </button>
+          }
+        />
+        <div class="field">
+          <label for="auth-header">Header mode</label>
+          <div class="field-control">
+            <select
+              id="auth-header"
+              value={form.authHeader.value}
+              aria-describedby="auth-header-help"
+              onChange={(e) => (form.authHeader.value = e.currentTarget.value as AuthHeaderMode)}
+            >
+              <option value="authorization">Authorization: Bearer &lt;key&gt;</option>
+              <option value="x-api-key">X-API-Key: &lt;key&gt;</option>
+            </select>
+          </div>
+          <p id="auth-header-help" class="help">
+            Which header carries the key. The service accepts both; some proxies pass only one.
+          </p>
+        </div>
+        <div class="row-buttons">
+          <button type="submit" class="btn btn-primary" disabled={busy} aria-busy={busy}>
+            Save
+          </button>
+          <button type="button" class="btn" disabled={busy} aria-describedby="test-key-cost" onClick={() => void form.test()}>
+            Test key
+          </button>
+          <span id="test-key-cost" class="help">
+            "Test key" uses 1 request of your quota. "Save" checks the key for free.
+          </span>
+        </div>
+        {form.dirty.value && !busy && <p class="muted">You have unsaved changes.</p>}
+      </form>
+      <div aria-live="polite">
+        <Outcome form={form} />
+      </div>
+    </section>
+  );
+}

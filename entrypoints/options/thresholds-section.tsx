@@ -1,0 +1,47 @@
+/** Severity thresholds: the scores at which an IP becomes critical, high, medium or low. */
+import { TextField } from '@/components/fields';
+import { SaveStatusLine } from '@/components/save-status';
+import type { SectionForm } from '@/lib/ui/section-form';
+import { THRESHOLD_FIELDS, type ThresholdsDraft } from '@/lib/ui/thresholds-form';
+
+const LABELS: Record<keyof ThresholdsDraft, string> = {
+  critical: 'Critical from score',
+  high: 'High from score',
+  medium: 'Medium from score',
+  low: 'Low above score',
+};
+
+export function ThresholdsSection({ form }: { form: SectionForm<'thresholds', ThresholdsDraft> }) {
+  const draft = form.draft.value;
+  if (!draft) return null;
+  const errors = form.errors.value;
+  return (
+    <section class="panel" aria-labelledby="thresholds-heading">
+      <h2 id="thresholds-heading">Severity thresholds</h2>
+      <p class="help">
+        Scores run from 0 to 100. When the API sends a threat level, it wins; otherwise these decide. A score at or
+        below "Low above" is clean.
+      </p>
+      <div class="field-grid">
+        {THRESHOLD_FIELDS.map((key) => (
+          <TextField
+            key={key}
+            id={`threshold-${key}`}
+            label={LABELS[key]}
+            inputMode="decimal"
+            value={draft[key]}
+            error={errors[key]}
+            onInput={(v) => form.set(key, v)}
+            onCommit={() => void form.commit()}
+          />
+        ))}
+      </div>
+      {errors.form && (
+        <p class="field-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <SaveStatusLine status={form.status.value} formError={errors.form} />
+    </section>
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * "Look up": one IP gets a detailed lookup with every ipInfo field; pasted text gets every IP
+ * in it extracted, the private ones listed as skipped, the rest looked up in bulk and listed
+ * riskiest first. Invalid input gets an inline message and sends nothing.
+ */
+import { useRef } from 'preact/hooks';
+import { ErrorNotice } from '@/components/error-notice';
+import { IpList } from '@/components/ip-list';
+import { ReputationDetails } from '@/components/reputation-details';
+import { describeSkip } from '@/lib/format';
+import type { LookupResult } from '@/lib/lookup/types';
+import type { ReplyError } from '@/lib/messaging';
+import type { SeverityThresholds } from '@/lib/severity';
+import type { DetailsStore } from '@/lib/ui/details-store';
+import { describeError } from '@/lib/ui/error-messages';
+import type { LookupStore, TextSummary } from '@/lib/ui/lookup-store';
+
+export interface LookupSectionProps {
+  store: LookupStore;
+  details: DetailsStore;
+  thresholds: SeverityThresholds;
+  sendPrivate: boolean;
+  now: number;
+  onOpenOptions: () => void;
+  onRefreshQuota: () => void;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+function Summary({ summary }: { summary: TextSummary }) {
+  const skipped = summary.skipped;
+  return (
+    <div class="lookup-summary">
+      <p>
+        Found {plural(summary.unique, 'IP address', 'IP addresses')}
+        {summary.occurrences !== summary.unique ? ` (${plural(summary.occurrences, 'occurrence')})` : ''}; looked up{' '}
+        {summary.lookedUp.toLocaleString('en-US')}
+        {skipped.length ? `, skipped ${skipped.length.toLocaleString('en-US')} as private or reserved` : ''}.
+      </p>
+      {skipped.length > 0 && (
+        <p class="muted">
+          Skipped: {skipped.slice(0, 20).map((s) => `${s.ip} (${s.ipClass})`).join(', ')}
+          {skipped.length > 20 ? ` and ${skipped.length - 20} more` : ''}.
+        </p>
+      )}
+      {summary.truncated > 0 && (
+        <p class="muted">
+          {plural(summary.truncated, 'more IP')} were not looked up: one lookup takes at most 10,000 addresses.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A single lookup that failed, or was refused for want of a key or quota, gets the full error
+ * notice (what happened, next step, action) rather than a one-line note in the card.
+ */
+function singleError(result: LookupResult): ReplyError | null {
+  if (result.status === 'error') return result.error;
+  if (result.status === 'skipped' && result.reason === 'quota-exhausted') {
+    return { kind: 'quota-exhausted', message: describeSkip(result.reason) };
+  }
+  if (result.status === 'skipped' && result.reason === 'no-key') return { kind: 'missing-key', message: describeSkip(result.reason) };
+  return null;
+}
+
+export function LookupSection(props: LookupSectionProps) {
+  const { store, thresholds, now } = props;
+  const input = useRef<HTMLTextAreaElement>(null);
+  const state = store.state.value;
+
+  function submit(text = input.current?.value ?? '') {
+    void store.submit(text, { sendPrivate: props.sendPrivate });
+  }
+
+  return (
+    <section class="panel" aria-labelledby="lookup-heading">
+      <h2 id="lookup-heading">Look up</h2>
+      <form
+        class="lookup-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <label for="lookup-input">IP address or text</label>
+        <textarea
+          id="lookup-input"
+          ref={input}
+          rows={2}
+          autoFocus
+          spellcheck={false}
+          autoComplete="off"
+          aria-invalid={state.phase === 'invalid'}
+          aria-describedby={state.phase === 'invalid' ? 'lookup-help lookup-error' : 'lookup-help'}
+          placeholder="203.0.113.7, or paste a log excerpt"
+          onKeyDown={(e) => {
+            // Enter looks up (one IP is typed far more often than text); Shift+Enter adds a line.
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+          onInput={() => {
+            if (store.state.value.phase === 'invalid') store.clear();
+          }}
+        />
+        <p id="lookup-help" class="help">
+          One IP shows every detail (1 request). Pasted text: every IP in it is looked up at once. Enter looks up,
+          Shift+Enter adds a line.
+        </p>
+        {state.phase === 'invalid' && (
+          <p id="lookup-error" class="field-error" role="alert">
+            {state.message}
+          </p>
+        )}
+        <div class="row-buttons">
+          <button type="submit" class="btn btn-primary" disabled={state.phase === 'loading'}>
+            Look up
+          </button>
+          {state.phase !== 'idle' && (
+            <button
+              type="button"
+              class="btn"
+              onClick={() => {
+                if (input.current) input.current.value = '';
+                store.clear();
+                input.current?.focus();
+              }}
+            >
+              Clear
+            </button>
+          )}
+        </div>
+      </form>
+      <div class="lookup-result" aria-live="polite">
+        {state.phase === 'loading' && <p role="status">Looking up {state.what}…</p>}
+        {state.phase === 'single' && singleError(state.result) && (
+          <ErrorNotice
+            error={singleError(state.result)!}
+            context={`${state.result.ip} not looked up`}
+            actions={{
+              retry: () => submit(state.result.ip),
+              'open-options': props.onOpenOptions,
+              'refresh-quota': props.onRefreshQuota,
+            }}
+          />
+        )}
+        {state.phase === 'single' && !singleError(state.result) && (
+          <ReputationDetails
+            result={state.result}
+            thresholds={thresholds}
+            now={now}
+            headingLevel={3}
+            describeError={(error) => {
+              const d = describeError(error);
+              return `${d.title}. ${d.message} ${d.nextStep}`;
+            }}
+          />
+        )}
+        {state.phase === 'single-skipped' && (
+          <div class="notice" role="status">
+            <p class="notice-title">{state.ip} was not looked up</p>
+            <p>{describeSkip(state.ipClass)}</p>
+            <p class="muted">To send such addresses, turn on "Send private IPs" in Settings › Lookup policy.</p>
+          </div>
+        )}
+        {state.phase === 'error' && (
+          <ErrorNotice
+            error={state.error}
+            context="Lookup failed"
+            actions={{
+              retry: () => submit(state.retry),
+              'open-options': props.onOpenOptions,
+              'refresh-quota': props.onRefreshQuota,
+            }}
+          />
+        )}
+        {state.phase === 'list' && (
+          <>
+            <Summary summary={state.summary} />
+            <IpList
+              rows={state.rows}
+              thresholds={thresholds}
+              details={props.details}
+              caption="IPs in the pasted text"
+              source="lookup"
+              fileLabel="lookup"
+              now={now}
+              onOpenOptions={props.onOpenOptions}
+            />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

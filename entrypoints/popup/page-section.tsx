@@ -1,0 +1,123 @@
+/**
+ * "This page": every IP the tab's content script found, with filters, sorting, details and
+ * export; and the buttons that start or stop scanning this page or this whole site.
+ */
+import { useLayoutEffect } from 'preact/hooks';
+import { ErrorNotice } from '@/components/error-notice';
+import { IpList } from '@/components/ip-list';
+import type { SeverityThresholds } from '@/lib/severity';
+import type { DetailsStore } from '@/lib/ui/details-store';
+import type { PageStore } from '@/lib/ui/page-store';
+import { useServices } from '@/lib/ui/services-context';
+
+export interface PageSectionProps {
+  store: PageStore;
+  details: DetailsStore;
+  thresholds: SeverityThresholds;
+  now: number;
+  onOpenOptions: () => void;
+  onRendered?: () => void;
+}
+
+function SiteButtons({ store, pageScanned }: { store: PageStore; pageScanned: boolean }) {
+  const services = useServices();
+  const busy = store.busy.value;
+  const pattern = store.sitePattern.value;
+  const siteOn = store.matchingPatterns.value.length > 0;
+  return (
+    <div class="row-buttons">
+      {!pageScanned && (
+        <button type="button" class="btn btn-primary" disabled={busy !== null} onClick={() => void store.scanPage()}>
+          {busy === 'scan-page' ? 'Scanning…' : 'Scan this page'}
+        </button>
+      )}
+      {siteOn ? (
+        <button type="button" class="btn" disabled={busy !== null} onClick={() => void store.stopSite()}>
+          {busy === 'stop-site' ? 'Stopping…' : 'Stop scanning this site'}
+        </button>
+      ) : (
+        pattern && (
+          <button
+            type="button"
+            class="btn"
+            disabled={busy !== null}
+            title={`Scan every page on ${pattern} when it loads`}
+            onClick={() => {
+              // The permission prompt needs the click's user gesture: ask before anything else.
+              const granted = services.permissions.request([pattern]);
+              void store.scanSite(pattern, granted);
+            }}
+          >
+            {busy === 'scan-site' ? 'Adding site…' : 'Scan this site'}
+          </button>
+        )
+      )}
+    </div>
+  );
+}
+
+export function PageSection(props: PageSectionProps) {
+  const { store, thresholds, now } = props;
+  const state = store.state.value;
+  const loaded = state.phase !== 'loading';
+  // Layout effect: marks the moment the list is in the DOM (the benchmark's "page rendered").
+  useLayoutEffect(() => {
+    if (loaded) props.onRendered?.();
+  }, [loaded]);
+
+  return (
+    <section class="panel" aria-labelledby="page-heading">
+      <h2 id="page-heading">This page</h2>
+      {state.phase === 'loading' && <p role="status">Reading this page…</p>}
+      {state.phase === 'no-tab' && <p>No browser tab to inspect. Open this popup from the page you want to check.</p>}
+      {state.phase === 'unsupported' && (
+        <p>This is a browser or extension page: the extension cannot read it. Open the popup on a web page.</p>
+      )}
+      {state.phase === 'not-scanned' && (
+        <>
+          <p>This page is not scanned. Scan it once, or scan every page of this site from now on.</p>
+          <SiteButtons store={store} pageScanned={false} />
+        </>
+      )}
+      {state.phase === 'ready' && (
+        <>
+          <p class="page-title" title={state.url}>
+            {state.title || state.url}
+          </p>
+          {!state.scanning && <p class="muted">Scanning is off for this page: the list may be incomplete.</p>}
+          <SiteButtons store={store} pageScanned={state.scanning} />
+          {state.rows.length === 0 ? (
+            <p>No IP addresses found on this page yet.</p>
+          ) : (
+            <IpList
+              rows={state.rows}
+              thresholds={thresholds}
+              details={props.details}
+              caption="IPs on this page"
+              source={state.url}
+              fileLabel={safeHost(state.url)}
+              now={now}
+              onOpenOptions={props.onOpenOptions}
+            />
+          )}
+        </>
+      )}
+      {store.notice.value && (
+        <p class="notice" role="status">
+          {store.notice.value}
+        </p>
+      )}
+      {store.actionError.value && (
+        <ErrorNotice error={store.actionError.value} context="Could not change scanning" actions={{ 'open-options': props.onOpenOptions }} />
+      )}
+    </section>
+  );
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname || 'page';
+  } catch {
+    return 'page';
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Number inputs as the user types them: the text is parsed against the setting's zod schema
+ * and a wrong value gets a sentence that says what would be right ("a whole number from 1 to
+ * 100,000"), not zod's "Too small: expected number to be >=1".
+ */
+import type { z } from 'zod';
+
+export type FieldResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+function range(schema: z.ZodNumber): string {
+  const min = schema.minValue;
+  const max = schema.maxValue;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const kind = schema.isInt ? 'a whole number' : 'a number';
+  if (min !== null && Number.isFinite(min) && max !== null && Number.isFinite(max) && max < Number.MAX_SAFE_INTEGER) {
+    return `${kind} from ${fmt(min)} to ${fmt(max)}`;
+  }
+  if (min !== null && Number.isFinite(min) && min > Number.MIN_SAFE_INTEGER) return `${kind} of at least ${fmt(min)}`;
+  return kind;
+}
+
+export function parseNumberField(text: string, schema: z.ZodNumber): FieldResult<number> {
+  const trimmed = text.trim();
+  if (!trimmed) return { ok: false, message: `Enter ${range(schema)}.` };
+  // Number('') is 0 and Number('1e3') is 1000: accept plain decimals only.
+  if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return { ok: false, message: `"${trimmed.slice(0, 20)}" is not a number. Enter ${range(schema)}.` };
+  const value = Number(trimmed);
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return { ok: false, message: `Enter ${range(schema)}.` };
+  return { ok: true, value: parsed.data };
+}

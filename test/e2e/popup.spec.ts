@@ -1,0 +1,279 @@
+/**
+ * The popup in real Chromium against the API simulator: single and pasted-text lookups,
+ * invalid input, the no-key state, "This page" (scan, filter, sort, details, site scanning),
+ * export, the quota meter, every API error state, widths, keyboard use and screenshots.
+ */
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from '@playwright/test';
+import { DEMO_KEY, LOW_QUOTA_KEY } from '../sim/keys';
+import { expect, test } from './fixtures';
+import { configureApi, extensionUrl, IPS, saveApiSettings, startUiSimulator, tabIdOf, unreachableBaseUrl, type UiSimulator } from './ui-helpers';
+import { takeUiScreenshots } from './ui-screenshots';
+
+let ui: UiSimulator;
+test.beforeAll(async () => {
+  ui = await startUiSimulator();
+});
+test.afterAll(async () => {
+  await ui.close();
+});
+test.beforeEach(() => ui.sim.reset());
+
+async function openPopup(context: BrowserContext, extensionId: string, query = ''): Promise<Page> {
+  const popup = await context.newPage();
+  await popup.goto(extensionUrl(extensionId, 'popup.html', query));
+  return popup;
+}
+
+async function lookUp(popup: Page, text: string): Promise<void> {
+  await popup.getByLabel('IP address or text').fill(text);
+  await popup.getByRole('button', { name: 'Look up' }).click();
+}
+
+test.describe('Look up', () => {
+  test('one IP gets a detailed lookup with score, reputation, hits, last attack and every ipInfo field', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const popup = await openPopup(context, extensionId);
+    await lookUp(popup, IPS.critical);
+    const card = popup.getByRole('region', { name: `Reputation of ${IPS.critical}` });
+    await expect(card).toContainText('95 / 100');
+    await expect(card).toContainText('known attacker');
+    await expect(card).toContainText('1,423');
+    await expect(card).toContainText('2025-11-28 22:14:05 UTC');
+    const network = card.getByLabel('Network details');
+    for (const value of ['AS60729', 'Stiftung Erneuerbare Freiheit', 'torservers.net', 'Germany', 'DE', 'Europe', 'EU']) {
+      await expect(network).toContainText(value);
+    }
+    expect(ui.sim.requestLog.at(-1)).toMatchObject({ path: '/checkIP', status: 200 });
+  });
+
+  test('the whitelist information of a whitelisted IP is shown', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const popup = await openPopup(context, extensionId);
+    await lookUp(popup, IPS.whitelisted);
+    const card = popup.getByRole('region', { name: `Reputation of ${IPS.whitelisted}` });
+    await expect(card.getByRole('note')).toContainText('Anycast resolver, never block');
+    await expect(card).toContainText('Whitelisted');
+  });
+
+  test('pasted text: IPs extracted, private ones skipped, the rest looked up in bulk and listed riskiest first', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const popup = await openPopup(context, extensionId);
+    const log = [
+      `Nov 28 22:14:05 sshd[811]: Failed password for root from ${IPS.clean} port 53`,
+      `Nov 28 22:14:06 sshd[811]: Failed password for root from ${IPS.critical} port 4242`,
+      `Nov 28 22:14:07 fw: DROP SRC=${IPS.private} DST=192.168.1.20`,
+      `Nov 28 22:14:08 proxy: ${IPS.medium} -> ${IPS.critical}`,
+    ].join('\n');
+    await lookUp(popup, log);
+    await expect(popup.getByText('Found 5 IP addresses (6 occurrences); looked up 3, skipped 2 as private or reserved.')).toBeVisible();
+    await expect(popup.getByText(`Skipped: ${IPS.private} (private), 192.168.1.20 (private).`)).toBeVisible();
+    const rows = popup.locator('tbody .ip-button');
+    await expect(rows).toHaveText([IPS.critical, IPS.medium, IPS.clean, IPS.private, '192.168.1.20']);
+    expect(ui.sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(1);
+
+    const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
+    expect(csv[0]).toMatch(/^ip,seen,severity,status,score,threat_level,reputation,total_hits,last_attack,/);
+    expect(csv[1]).toMatch(new RegExp(`^${IPS.critical.replace(/\./g, '\\.')},2,critical,found,95,CRITICAL,known attacker,1423,2025-11-28T22:14:05\\.000Z,`));
+    const [json] = await Promise.all([popup.waitForEvent('download'), popup.getByRole('button', { name: 'Download JSON' }).click()]);
+    const data = JSON.parse(readFileSync((await json.path())!, 'utf8'));
+    expect(data).toMatchObject({ source: 'lookup', count: 5 });
+    expect(data.items[0]).toMatchObject({ ip: IPS.critical, country: null, fetched_at: expect.stringMatching(/Z$/) });
+  });
+
+  test('invalid input gets an inline message and sends nothing', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const popup = await openPopup(context, extensionId);
+    const before = ui.sim.requestLog.length;
+    await lookUp(popup, '300.1.2.3');
+    await expect(popup.getByText('"300.1.2.3" is not a valid IP address.')).toBeVisible();
+    await expect(popup.getByLabel('IP address or text')).toHaveAttribute('aria-invalid', 'true');
+    await lookUp(popup, 'nothing to see here');
+    await expect(popup.getByText('No IP addresses found in this text.')).toBeVisible();
+    expect(ui.sim.requestLog.slice(before).filter((e) => e.path.startsWith('/checkIP'))).toEqual([]);
+  });
+
+  test('without a key the popup says so and opens the options in one click', async ({ context, extensionId }) => {
+    const popup = await openPopup(context, extensionId);
+    await expect(popup.getByText('No API key is set')).toBeVisible();
+    const [options] = await Promise.all([context.waitForEvent('page'), popup.getByRole('button', { name: 'Open settings to add a key' }).click()]);
+    await options.waitForLoadState();
+    expect(options.url()).toBe(extensionUrl(extensionId, 'options.html'));
+    await expect(options.getByLabel('API key', { exact: true })).toBeVisible();
+  });
+
+  test('keyboard only: the input has focus on open, Enter looks up, Tab reaches every control', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const popup = await openPopup(context, extensionId);
+    await expect(popup.getByLabel('IP address or text')).toBeFocused();
+    await popup.keyboard.type(IPS.high);
+    await popup.keyboard.press('Enter');
+    await expect(popup.getByRole('region', { name: `Reputation of ${IPS.high}` })).toContainText('Emerald Onion');
+    await popup.getByLabel('IP address or text').focus();
+    await popup.keyboard.press('Tab');
+    await expect(popup.getByRole('button', { name: 'Look up' })).toBeFocused();
+    await popup.keyboard.press('Tab');
+    await expect(popup.getByRole('button', { name: 'Clear' })).toBeFocused();
+    await popup.keyboard.press('Enter');
+    await expect(popup.getByLabel('IP address or text')).toBeFocused();
+    await expect(popup.getByLabel('IP address or text')).toHaveValue('');
+  });
+
+  test('API text is shown as text, never run as HTML', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const popup = await openPopup(context, extensionId);
+    await lookUp(popup, IPS.xss);
+    const card = popup.getByRole('region', { name: `Reputation of ${IPS.xss}` });
+    await expect(card).toContainText('<img src=x onerror=alert(1)>');
+    await expect(card).toContainText('"><svg onload=alert(4)>');
+    expect(await popup.locator('img, svg, script:not([src]), b').count()).toBe(0);
+  });
+});
+
+test.describe('errors', () => {
+  test('wrong key', async ({ context, extensionId }) => {
+    await saveApiSettings(context, extensionId, { baseUrl: ui.sim.baseUrl, apiKey: 'wrong-key-123' });
+    const popup = await openPopup(context, extensionId);
+    await lookUp(popup, IPS.critical);
+    const alert = popup.locator('[data-error-kind="invalid-key"]').first();
+    await expect(alert).toContainText('Invalid key');
+    await expect(alert.getByRole('button', { name: 'Open settings' })).toBeVisible();
+  });
+
+  test('unreachable server', async ({ context, extensionId }) => {
+    await saveApiSettings(context, extensionId, { baseUrl: await unreachableBaseUrl(), apiKey: DEMO_KEY });
+    const popup = await openPopup(context, extensionId);
+    await lookUp(popup, IPS.critical);
+    await expect(popup.locator('[data-error-kind="network"]').first()).toContainText('Network error');
+  });
+
+  test('rate limited (429): the pause and when lookups resume are shown', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    // A Retry-After longer than the client waits in place: the background pauses its queue.
+    ui.sim.setFaults({ rateLimit: { count: 50, path: '*', retryAfterSeconds: 120 } });
+    const popup = await openPopup(context, extensionId);
+    await lookUp(popup, IPS.high);
+    const notice = popup.locator('[data-error-kind="rate-limited"]').first();
+    await expect(notice).toContainText('Too many requests');
+    await expect(notice).toContainText('Lookups resume in 2 minutes');
+    await expect(notice).toContainText('HTTP 429: Rate limit exceeded');
+    await expect(popup.getByText(`Looking up ${IPS.high}…`)).toBeVisible();
+  });
+
+  test('quota exhausted', async ({ context, extensionId }) => {
+    ui.sim.setKey(LOW_QUOTA_KEY, { currentUsage: 5 });
+    await configureApi(context, extensionId, ui.sim.baseUrl, LOW_QUOTA_KEY);
+    const popup = await openPopup(context, extensionId);
+    await expect(popup.getByText('5 of 5 used')).toBeVisible();
+    await expect(popup.getByText('Exhausted', { exact: true })).toBeVisible();
+    await expect(popup.getByText('no lookups, automatic or manual, until the period resets')).toBeVisible();
+    await lookUp(popup, IPS.medium);
+    await expect(popup.locator('[data-error-kind="quota-exhausted"]').first()).toContainText('Quota exhausted');
+  });
+});
+
+test.describe('quota meter', () => {
+  test('shows used / limit with the reserve, the state and the last refresh, and refreshes', async ({ context, extensionId }) => {
+    ui.sim.setKey(DEMO_KEY, { currentUsage: 950 });
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const popup = await openPopup(context, extensionId);
+    await expect(popup.getByText('950 of 1,000 used')).toBeVisible();
+    await expect(popup.getByText('Reserve reached', { exact: true })).toBeVisible();
+    await expect(popup.getByText('Automatic lookups are paused to keep the reserve')).toBeVisible();
+    await expect(popup.getByText('Reserve: the last 100 requests are kept for manual lookups.')).toBeVisible();
+    await expect(popup.getByText(/^Updated .* UTC\)$/)).toBeVisible();
+    await expect(popup.getByRole('meter', { name: 'Quota used' })).toHaveAttribute('aria-valuenow', '95');
+    ui.sim.setKey(DEMO_KEY, { currentUsage: 100 });
+    await popup.getByRole('button', { name: 'Refresh quota' }).click();
+    await expect(popup.getByText('100 of 1,000 used')).toBeVisible();
+    await expect(popup.getByText('OK', { exact: true })).toBeVisible();
+  });
+});
+
+test.describe('This page', () => {
+  test('scan, list with severities, filter, sort, details, scan the site and stop', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const site = await context.newPage();
+    await site.goto(ui.pageUrl);
+    const popup = await openPopup(context, extensionId);
+    const tabId = await tabIdOf(popup, ui.pageUrl);
+    await popup.goto(extensionUrl(extensionId, 'popup.html', `?tab=${tabId}`));
+    const section = popup.getByRole('region', { name: 'This page' });
+
+    await expect(section.getByText('This page is not scanned.')).toBeVisible();
+    await section.getByRole('button', { name: 'Scan this page' }).click();
+    const rows = section.locator('tbody tr.row');
+    // Riskiest first: severity, then score (23.129.64.130 scores 78, the markup fixture 67).
+    await expect(section.locator('tbody .ip-button')).toHaveText([IPS.critical, IPS.high, IPS.xss, IPS.medium, IPS.clean, IPS.whitelisted, IPS.private]);
+    await expect(rows.first()).toContainText('Critical');
+    await expect(rows.first()).toContainText('1,423');
+    await expect(rows.first().locator('.col-count')).toHaveText('2');
+
+    await section.getByLabel('Severity').selectOption('high');
+    await expect(section.locator('tbody .ip-button')).toHaveText([IPS.high, IPS.xss]);
+    await section.getByLabel('Severity').selectOption('all');
+    await section.getByLabel('Filter').fill('known attacker');
+    await expect(section.locator('tbody .ip-button')).toHaveText([IPS.critical]);
+    await section.getByLabel('Filter').fill('');
+
+    await section.getByRole('button', { name: 'Hits' }).click();
+    await expect(section.locator('tbody .ip-button').first()).toHaveText(IPS.critical);
+    await section.getByRole('button', { name: 'Hits' }).click();
+    await expect(section.getByRole('columnheader', { name: 'Hits' })).toHaveAttribute('aria-sort', 'ascending');
+    await section.getByRole('button', { name: 'IP' }).click();
+    await expect(section.locator('tbody .ip-button').first()).toHaveText(IPS.whitelisted);
+
+    await section.getByRole('button', { name: IPS.medium, exact: true }).click();
+    const card = section.getByRole('region', { name: `Reputation of ${IPS.medium}` });
+    await expect(card).toContainText('55 / 100');
+    // Page results come from bulk lookups (no description, no network): one click fetches them.
+    await card.getByRole('button', { name: 'Load network details (uses 1 request)' }).click();
+    await expect(card.getByLabel('Network details')).toContainText('Media Land LLC');
+    await expect(card).toContainText('Port scanning from a bulletproof host');
+
+    const [download] = await Promise.all([popup.waitForEvent('download'), section.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^ip-reputation-127-0-0-1-\d{8}-\d{6}\.csv$/);
+
+    await section.getByRole('button', { name: 'Scan this site' }).click();
+    await expect(section.getByText('Pages on http://127.0.0.1/* are now scanned when they load.')).toBeVisible();
+    await section.getByRole('button', { name: 'Stop scanning this site' }).click();
+    await expect(section.getByRole('button', { name: 'Scan this site' })).toBeVisible();
+  });
+
+  test('an extension page cannot be scanned, and says so', async ({ context, extensionId }) => {
+    const popup = await openPopup(context, extensionId);
+    await expect(popup.getByRole('region', { name: 'This page' })).toContainText('the extension cannot read it');
+  });
+});
+
+test.describe('layout', () => {
+  for (const width of [360, 800]) {
+    test(`fits ${width} px without horizontal scrolling`, async ({ context, extensionId }) => {
+      await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+      const popup = await context.newPage();
+      await popup.setViewportSize({ width, height: 700 });
+      await popup.goto(extensionUrl(extensionId, 'popup.html'));
+      await lookUp(popup, `${IPS.critical} ${IPS.high} 2a0b:4140:ddd::1 ${IPS.whitelisted}`);
+      await popup.getByRole('button', { name: IPS.critical, exact: true }).click();
+      await expect(popup.getByRole('region', { name: `Reputation of ${IPS.critical}` })).toBeVisible();
+      const overflow = await popup.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    });
+  }
+
+  test('screenshots in light and dark mode', async ({ context, extensionId }, testInfo) => {
+    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    const files = await takeUiScreenshots(context, extensionId, testInfo.outputPath('screenshots'), { lookupIp: IPS.critical });
+    expect(files.map((f) => f.split('/').pop())).toEqual(['popup-light.png', 'options-light.png', 'popup-dark.png', 'options-dark.png']);
+    // Dark mode really is dark: the page background differs between the schemes.
+    const popup = await context.newPage();
+    await popup.emulateMedia({ colorScheme: 'dark' });
+    await popup.goto(extensionUrl(extensionId, 'popup.html'));
+    const dark = await popup.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await popup.emulateMedia({ colorScheme: 'light' });
+    const light = await popup.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(dark).not.toBe(light);
+    for (const file of files) await testInfo.attach(file.split('/').pop()!, { path: file, contentType: 'image/png' });
+  });
+});
