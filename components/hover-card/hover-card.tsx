@@ -1,0 +1,56 @@
+/**
+ * The card shown when the pointer rests on a marked IP, and the one listing the IPs of a
+ * selection (context menu "Look up IP reputation"). Everything from the API or the page goes
+ * through Preact as text.
+ */
+import type { LookupResult } from '@/lib/lookup/types';
+import type { SeverityThresholds } from '@/lib/severity';
+import { CardActions, type DetailsState } from './card-actions';
+import { IpView } from './ip-view';
+
+export interface CardEntry {
+  ip: string;
+  result: LookupResult | undefined;
+  details: DetailsState;
+  copied: boolean;
+}
+
+export interface HoverCardProps {
+  /** One entry: a hover card; several: the selection card. */
+  entries: CardEntry[];
+  title?: string;
+  thresholds: SeverityThresholds;
+  onDetails: (ip: string) => void;
+  onCopy: (ip: string) => void;
+  onClose: () => void;
+}
+
+export function HoverCard({ entries, title, thresholds, onDetails, onCopy, onClose }: HoverCardProps) {
+  const single = entries.length === 1 && !title;
+  const label = single ? `IP reputation: ${entries[0]!.ip}` : (title ?? 'IP reputation');
+  return (
+    <div class="card-body" role="dialog" aria-label={label} aria-modal="false">
+      <div class="card-top">
+        <button type="button" class="close" aria-label="Close (Escape)" title="Close (Escape)" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      {!single && <p class="title">{title}</p>}
+      {entries.length === 0 && <p class="rep-note">No IP address in the selected text.</p>}
+      <div class="list">
+        {entries.map((e) => (
+          <IpView key={e.ip} ip={e.ip} result={e.result} thresholds={thresholds} headingLevel={single ? 2 : 3}>
+            <CardActions
+              ip={e.ip}
+              result={e.result}
+              details={e.details}
+              copied={e.copied}
+              onDetails={() => onDetails(e.ip)}
+              onCopy={() => onCopy(e.ip)}
+            />
+          </IpView>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * The content script: scans the page for IPs, marks them by reputation and shows the hover
+ * card. Registered at runtime for the "Sites to scan" (lib/background/site-registration.ts)
+ * or injected once into a tab (toolbar, shortcut, context menu); never in the manifest, so it
+ * runs nowhere the analyst did not ask for. Built as `content-scripts/content.js`.
+ */
+import { browser } from 'wxt/browser';
+import { classifyIp, findIps } from '@/lib/ip';
+import { createCardController, type CardController } from '@/components/hover-card/card-controller';
+import { PageLens } from '@/lib/page/page-lens';
+import { lookupDetailed, readDisplaySettings, sendLookup, sendSummary, watchDisplaySettings } from './extension-bridge';
+import { claimInstance } from './single-instance';
+import { listenForTabMessages } from './tab-listener';
+// Built to content-scripts/content.css and registered with the script (see marks.css).
+import './marks.css';
+
+export default defineContentScript({
+  registration: 'runtime',
+  // marks.css is injected by the registration (document start), never by WXT at run time.
+  cssInjectionMode: 'manual',
+  // WXT's window.postMessage announcement is seen by the page's own message handlers; the
+  // DOM-event announcement (kept) is enough to stop an older copy of this script.
+  noScriptStartedPostMessage: true,
+  async main(ctx) {
+    // Our own lifetime, not WXT's: a second copy of this script (a one-off scan where the
+    // registered one runs) invalidates the first one's WXT context as it starts, and must not
+    // stop it; only an extension update (the runtime gone) ends this instance.
+    const life = new AbortController();
+    const orphaned = () => browser.runtime?.id == null;
+    if (!claimInstance(() => !life.signal.aborted && !orphaned())) return;
+    ctx.onInvalidated(() => {
+      if (orphaned()) life.abort();
+    });
+    const signal = life.signal;
+    // The Custom Highlight API is what makes marking possible without touching the DOM.
+    if (typeof CSS === 'undefined' || !('highlights' in CSS)) return;
+
+    const settings = await readDisplaySettings();
+    if (signal.aborted) return;
+    let card: CardController | null = null;
+    const lens = new PageLens({
+      ...settings,
+      findIps,
+      classifyIp,
+      lookup: sendLookup,
+      onSummary: sendSummary,
+      isOwnUi: (el) => card?.isOwnUi(el) ?? false,
+    });
+    card = createCardController({ lens, findIps, lookupDetailed, signal });
+    watchDisplaySettings((patch) => lens.update(patch), signal);
+    listenForTabMessages(
+      {
+        getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning }),
+        showLookup: (text) => card?.showForSelection(text),
+      },
+      signal,
+    );
+    signal.addEventListener('abort', () => lens.dispose());
+    await lens.start();
+  },
+});

@@ -1,0 +1,31 @@
+/**
+ * Answers the popup and the background: `tab:get-page-ips` (the popup's "This page" list) and
+ * `tab:show-lookup` (the context menu on a selection). Only this extension may ask.
+ */
+import { browser } from 'wxt/browser';
+import type { MessageReplies, Reply } from '@/lib/messaging';
+import { forbidden, invalid, parseTabMessage } from '@/lib/page/tab-messages';
+
+export interface TabHandlers {
+  getPageIps(): MessageReplies['tab:get-page-ips'];
+  showLookup(text: string): void;
+}
+
+export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal): void {
+  const listener = (raw: unknown, sender: { id?: string }): Promise<Reply<unknown>> | undefined => {
+    const parsed = parseTabMessage(raw);
+    if (parsed === null) return undefined;
+    if (sender.id !== browser.runtime.id) return Promise.resolve(forbidden(String((raw as { type: string }).type)));
+    if (!parsed.ok) return Promise.resolve(invalid(parsed.reason));
+    const { message } = parsed;
+    try {
+      if (message.type === 'tab:get-page-ips') return Promise.resolve({ ok: true, value: handlers.getPageIps() });
+      handlers.showLookup(message.payload.text);
+      return Promise.resolve({ ok: true, value: { ok: true } });
+    } catch (error) {
+      return Promise.resolve({ ok: false, error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) } });
+    }
+  };
+  browser.runtime.onMessage.addListener(listener);
+  signal.addEventListener('abort', () => browser.runtime.onMessage.removeListener(listener));
+}

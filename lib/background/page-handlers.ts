@@ -1,0 +1,142 @@
+/**
+ * The page half of the background: where the content script runs ("Sites to scan" registered
+ * at runtime, one-off scans through activeTab), the context menu and keyboard shortcut, and the
+ * toolbar badge. Constructed synchronously; `start()` registers every listener synchronously,
+ * as MV3 requires for events to wake a stopped service worker.
+ */
+import { browser } from 'wxt/browser';
+import { findIps } from '../ip';
+import type { LookupOptions } from '../lookup/lookup-service';
+import type { LookupResult } from '../lookup/types';
+import { sendToTab } from '../message-client';
+import type { Handlers, SenderInfo } from '../message-router';
+import { getSetting, saveSettings, settingItems, sitePatternSchema } from '../settings';
+import { createBadge, type BadgeApi } from './badge';
+import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
+import { injectContentScript, type InjectApi } from './one-off-scan';
+import { createSiteRegistration, type RegistrationApi, type SitesSetting } from './site-registration';
+
+export type PageMessageType = 'ui:set-site-scanning' | 'ui:scan-tab' | 'cs:page-summary';
+
+/** The browser APIs this module uses, so tests can pass fakes. */
+export interface PageBrowserApi extends MenuApi {
+  scripting: RegistrationApi['scripting'] & InjectApi['scripting'];
+  action: BadgeApi['action'];
+  session?: BadgeApi['session'];
+  permissions: RegistrationApi['permissions'] & {
+    onAdded: { addListener(cb: () => void): void };
+    onRemoved: { addListener(cb: () => void): void };
+  };
+  contextMenus: MenuApi['contextMenus'] & {
+    onClicked: { addListener(cb: (info: MenuClick, tab?: { id?: number }) => void): void };
+  };
+  commands: { onCommand: { addListener(cb: (command: string, tab?: { id?: number }) => void): void } };
+  tabs: {
+    onUpdated: { addListener(cb: (tabId: number, change: { status?: string; url?: string }) => void): void };
+    onRemoved: { addListener(cb: (tabId: number) => void): void };
+  };
+  runtime: { onInstalled: { addListener(cb: () => void): void } };
+  /** tab:show-lookup to one frame of a tab. */
+  showLookup(tabId: number, frameId: number, text: string): Promise<void>;
+}
+
+export interface PageHandlerDeps {
+  /** The lookup service, for the context menu's selection lookup (a manual lookup). */
+  lookup: { lookup(ips: readonly string[], options: LookupOptions): Promise<LookupResult[]> };
+  api?: PageBrowserApi;
+  sites?: SitesSetting & { watch(cb: () => void): void };
+  /** Longest wait for the selection's lookup before the card opens anyway. */
+  selectionWarmupMs?: number;
+}
+
+export function browserPageApi(): PageBrowserApi {
+  const b = browser as unknown as Omit<PageBrowserApi, 'session' | 'showLookup'> & {
+    storage: { session: NonNullable<BadgeApi['session']> };
+  };
+  return {
+    scripting: b.scripting,
+    permissions: b.permissions,
+    action: b.action,
+    session: b.storage.session,
+    contextMenus: b.contextMenus,
+    commands: b.commands,
+    tabs: b.tabs,
+    runtime: b.runtime,
+    async showLookup(tabId, frameId, text) {
+      const reply = await sendToTab(tabId, 'tab:show-lookup', { text }, frameId);
+      if (!reply.ok) throw new Error(reply.error.message);
+    },
+  };
+}
+
+const settingsSites: SitesSetting & { watch(cb: () => void): void } = {
+  get: () => getSetting('sitesToScan'),
+  set: async (patterns) => void (await saveSettings({ sitesToScan: patterns })),
+  watch: (cb) => void settingItems.sitesToScan.watch(cb),
+};
+
+export function createPageHandlers(deps: PageHandlerDeps) {
+  const api = deps.api ?? browserPageApi();
+  const sites = deps.sites ?? settingsSites;
+  const registration = createSiteRegistration(api, sites);
+  const badge = createBadge(api);
+
+  async function lookupSelection(tabId: number, frameId: number, text: string): Promise<void> {
+    await injectContentScript(api, tabId, [frameId]);
+    const ips = [...new Set(findIps(text).map((m) => m.ip))].slice(0, 100);
+    if (ips.length) {
+      // A manual lookup (it may use the quota reserve, the analyst asked for it); the card's own
+      // request then answers from the cache. Capped so a slow API cannot hold the card back.
+      const warm = deps.lookup.lookup(ips, { priority: 'manual' }).catch(() => undefined);
+      await Promise.race([warm, new Promise((r) => setTimeout(r, deps.selectionWarmupMs ?? 3000))]);
+    }
+    await api.showLookup(tabId, frameId, text);
+  }
+
+  const handlers: Handlers<PageMessageType> = {
+    'ui:set-site-scanning': async ({ pattern, enabled }) => {
+      const parsed = sitePatternSchema.safeParse(pattern);
+      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Not a valid site pattern.');
+      return { patterns: await registration.setSite(parsed.data, enabled) };
+    },
+    'ui:scan-tab': async ({ tabId }) => {
+      await injectContentScript(api, tabId);
+      return { injected: true };
+    },
+    'cs:page-summary': async ({ counts }, sender: SenderInfo) => {
+      const tabId = sender.tab?.id;
+      if (typeof tabId === 'number') {
+        await badge.report(tabId, sender.frameId ?? 0, sender.documentId ?? '', counts);
+      }
+      return { ok: true as const };
+    },
+  };
+
+  function start(): void {
+    api.runtime.onInstalled.addListener(() => void createMenus(api).catch(() => undefined));
+    api.contextMenus.onClicked.addListener((info, tab) => {
+      const action = menuAction(info, tab?.id);
+      if (action?.kind === 'scan-page') void injectContentScript(api, action.tabId).catch(() => undefined);
+      if (action?.kind === 'lookup-selection') {
+        void lookupSelection(action.tabId, action.frameId, action.text).catch(() => undefined);
+      }
+    });
+    api.commands.onCommand.addListener((command, tab) => {
+      if (command === 'scan-page' && typeof tab?.id === 'number') {
+        void injectContentScript(api, tab.id).catch(() => undefined);
+      }
+    });
+    api.tabs.onUpdated.addListener((tabId, change) => {
+      // A new URL loading in the tab: its old counts are gone (Chrome resets the badge too).
+      if (change.status === 'loading' && change.url) void badge.clearTab(tabId);
+    });
+    api.tabs.onRemoved.addListener((tabId) => void badge.clearTab(tabId));
+    api.permissions.onAdded.addListener(() => void registration.sync().catch(() => undefined));
+    api.permissions.onRemoved.addListener(() => void registration.sync().catch(() => undefined));
+    sites.watch(() => void registration.sync().catch(() => undefined));
+    // The setting may have changed while the worker was stopped (or registrations were lost).
+    void registration.sync().catch(() => undefined);
+  }
+
+  return { handlers, start, registration, badge };
+}

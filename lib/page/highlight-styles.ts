@@ -1,0 +1,43 @@
+/**
+ * The `::highlight()` rules for each severity. Colours are mid-lightness so they read on white
+ * and on the dark themes SIEM consoles default to; the marks never change the text colour, so
+ * the page's own contrast is kept. Line style differs by severity so colour is not the only cue.
+ */
+import { highlightName, type Severity } from '../severity';
+
+export type MarkStyle = 'underline' | 'background';
+
+interface Look {
+  colour: string;
+  line: 'solid' | 'double' | 'dashed' | 'dotted' | 'wavy';
+  thickness: number;
+  /** Alpha of the background fill in `background` mode (0: none). */
+  fill: number;
+}
+
+const LOOKS: Record<Severity, Look> = {
+  critical: { colour: '229 57 53', line: 'solid', thickness: 3, fill: 0.4 },
+  high: { colour: '245 124 0', line: 'solid', thickness: 2, fill: 0.38 },
+  medium: { colour: '240 180 0', line: 'dashed', thickness: 2, fill: 0.35 },
+  low: { colour: '66 133 244', line: 'dotted', thickness: 2, fill: 0.3 },
+  clean: { colour: '46 160 67', line: 'solid', thickness: 1, fill: 0.25 },
+  whitelisted: { colour: '20 184 166', line: 'double', thickness: 1, fill: 0.25 },
+  unknown: { colour: '140 140 140', line: 'dotted', thickness: 1, fill: 0.22 },
+  skipped: { colour: '140 140 140', line: 'dotted', thickness: 1, fill: 0 },
+  pending: { colour: '140 140 140', line: 'dashed', thickness: 1, fill: 0.12 },
+};
+
+function rule(severity: Severity, style: MarkStyle): string {
+  const look = LOOKS[severity];
+  // Each style also resets the other's property: the background rules are adopted over the
+  // static underline sheet (entrypoints/content/marks.css) and must cancel it.
+  const decl =
+    style === 'background' && look.fill > 0
+      ? `background-color: rgb(${look.colour} / ${look.fill}); text-decoration: none;`
+      : `text-decoration: underline ${look.line} rgb(${look.colour}); text-decoration-thickness: ${look.thickness}px; text-underline-offset: 2px;`;
+  return `::highlight(${highlightName(severity)}) { ${decl} }`;
+}
+
+export function highlightCss(severities: readonly Severity[], style: MarkStyle): string {
+  return severities.map((s) => rule(s, style)).join('\n');
+}

@@ -1,0 +1,133 @@
+/**
+ * Marks IPs with the CSS Custom Highlight API: one `Highlight` per severity, registered as
+ * `ip-rep-<severity>`. Nothing is inserted into the page's DOM, so React/Angular consoles that
+ * reconcile their own nodes never see ours.
+ *
+ * The `::highlight()` rules live in a constructed stylesheet adopted by the document (and by
+ * every open shadow root we scan: document styles do not cross shadow boundaries). Adoption is
+ * visible to page scripts as an extra entry in `adoptedStyleSheets`, but it adds no node, and
+ * unlike a `<style>` element it cannot be removed by a framework re-rendering `<head>`. If the
+ * page reassigns `adoptedStyleSheets` or clears `CSS.highlights`, `ensureInstalled()` puts ours
+ * back (it runs on every batch of work).
+ */
+import { highlightName, SEVERITIES, type Severity } from '../severity';
+import { highlightCss, type MarkStyle } from './highlight-styles';
+
+/** Higher paints on top when marks overlap; riskier wins. */
+const PRIORITY: Record<Severity, number> = Object.fromEntries(
+  SEVERITIES.map((s, i) => [s, SEVERITIES.length - i]),
+) as Record<Severity, number>;
+
+type StyleRoot = Document | ShadowRoot;
+
+export interface HighlighterEnv {
+  registry: HighlightRegistry;
+  createHighlight: () => Highlight;
+  createSheet: () => CSSStyleSheet;
+}
+
+export function browserHighlighterEnv(win: Window & typeof globalThis = window): HighlighterEnv {
+  return {
+    registry: win.CSS.highlights,
+    createHighlight: () => new win.Highlight(),
+    createSheet: () => new win.CSSStyleSheet(),
+  };
+}
+
+export class Highlighter {
+  private readonly highlights = new Map<Severity, Highlight>();
+  private readonly current = new Map<AbstractRange, Severity>();
+  private readonly roots = new Set<StyleRoot>();
+  private readonly sheet: CSSStyleSheet;
+  private style: MarkStyle;
+
+  constructor(
+    private readonly env: HighlighterEnv,
+    style: MarkStyle = 'underline',
+  ) {
+    this.style = style;
+    this.sheet = env.createSheet();
+    this.sheet.replaceSync(highlightCss(SEVERITIES, style));
+    for (const severity of SEVERITIES) {
+      const h = env.createHighlight();
+      h.priority = PRIORITY[severity];
+      this.highlights.set(severity, h);
+    }
+    this.ensureInstalled();
+  }
+
+  /** Puts one range under a severity (moving it out of the one it had). */
+  set(range: AbstractRange, severity: Severity): void {
+    const before = this.current.get(range);
+    if (before === severity) return;
+    if (before) this.highlights.get(before)!.delete(range);
+    this.highlights.get(severity)!.add(range);
+    this.current.set(range, severity);
+  }
+
+  remove(range: AbstractRange): void {
+    const before = this.current.get(range);
+    if (!before) return;
+    this.highlights.get(before)!.delete(range);
+    this.current.delete(range);
+  }
+
+  severityOf(range: AbstractRange): Severity | undefined {
+    return this.current.get(range);
+  }
+
+  size(severity: Severity): number {
+    return this.highlights.get(severity)!.size;
+  }
+
+  setStyle(style: MarkStyle): void {
+    if (style === this.style) return;
+    this.style = style;
+    this.sheet.replaceSync(highlightCss(SEVERITIES, style));
+  }
+
+  get markStyle(): MarkStyle {
+    return this.style;
+  }
+
+  /** Adopts the mark styles into a document or an open shadow root we scan. */
+  adoptInto(root: StyleRoot): void {
+    this.roots.add(root);
+    if (!root.adoptedStyleSheets.includes(this.sheet)) {
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.sheet];
+    }
+  }
+
+  /** Re-registers highlights and re-adopts the sheet if the page removed them. */
+  ensureInstalled(): void {
+    for (const [severity, h] of this.highlights) {
+      const name = highlightName(severity);
+      if (this.env.registry.get(name) !== h) this.env.registry.set(name, h);
+    }
+    for (const root of this.roots) {
+      if (!root.adoptedStyleSheets.includes(this.sheet)) this.adoptInto(root);
+    }
+  }
+
+  /** Shadow roots whose host left the page: stop tracking them. */
+  forgetDetachedRoots(): void {
+    for (const root of this.roots) {
+      if (root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && !(root as ShadowRoot).host.isConnected) {
+        this.roots.delete(root);
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const [severity, h] of this.highlights) {
+      const name = highlightName(severity);
+      if (this.env.registry.get(name) === h) this.env.registry.delete(name);
+      h.clear();
+    }
+    for (const root of this.roots) {
+      root.adoptedStyleSheets = root.adoptedStyleSheets.filter((s) => s !== this.sheet);
+    }
+    this.roots.clear();
+    this.current.clear();
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The content script's side of lookups: asks each IP once, on-screen IPs before the rest, in
+ * batches, and keeps the answers for the page. The background does caching, batching against
+ * the API and quota accounting; this only avoids asking it the same thing twice.
+ */
+import { API_ERROR_KINDS, type ApiErrorData, type ApiErrorKind } from '../api/errors';
+import type { LookupResult } from '../lookup/types';
+
+export type PagePriority = 'visible' | 'background';
+
+/** Sends one batch; `null`-free: a failed send comes back as an error for the whole batch. */
+export type LookupSender = (
+  ips: string[],
+  priority: PagePriority,
+) => Promise<{ ok: true; results: LookupResult[] } | { ok: false; error: { kind: string; message: string } }>;
+
+export interface LookupQueueOptions {
+  send: LookupSender;
+  onResults: (results: LookupResult[]) => void;
+  /** IPs per message (the protocol allows 10,000; smaller batches show results sooner). */
+  batchSize?: number;
+  /** Coalesces requests made in the same burst (one scan slice, one IO callback). */
+  defer?: (run: () => void) => void;
+}
+
+export class LookupQueue {
+  private readonly results = new Map<string, LookupResult>();
+  private readonly asked = new Set<string>();
+  private readonly waiting: Record<PagePriority, string[]> = { visible: [], background: [] };
+  private scheduled = false;
+  private backgroundInFlight = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly options: LookupQueueOptions) {}
+
+  /** Queues the IPs not asked yet. An IP asked as background and later seen is not re-asked. */
+  request(ips: Iterable<string>, priority: PagePriority): void {
+    if (this.stopped) return;
+    let added = false;
+    for (const ip of ips) {
+      if (this.asked.has(ip)) continue;
+      this.asked.add(ip);
+      this.waiting[priority].push(ip);
+      added = true;
+    }
+    if (added) this.schedule();
+  }
+
+  resultOf(ip: string): LookupResult | undefined {
+    return this.results.get(ip);
+  }
+
+  wasAsked(ip: string): boolean {
+    return this.asked.has(ip);
+  }
+
+  /** Stores a result obtained another way (the card's detailed lookup). */
+  put(result: LookupResult): void {
+    this.results.set(result.ip, result);
+    this.asked.add(result.ip);
+    this.options.onResults([result]);
+  }
+
+  get pending(): number {
+    return this.waiting.visible.length + this.waiting.background.length + this.inFlight.size;
+  }
+
+  /** Resolves when everything asked so far has an answer (tests, benchmarks). */
+  async idle(): Promise<void> {
+    while (this.scheduled || this.inFlight.size > 0 || this.waiting.visible.length || this.waiting.background.length) {
+      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
+      else await new Promise((r) => setTimeout(r, 0));
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.waiting.visible.length = 0;
+    this.waiting.background.length = 0;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const defer = this.options.defer ?? ((run) => void Promise.resolve().then(run));
+    defer(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Visible batches go at once; background batches one at a time so they never crowd them out. */
+  private pump(): void {
+    if (this.stopped) return;
+    const size = this.options.batchSize ?? 200;
+    while (this.waiting.visible.length) {
+      this.launch(this.waiting.visible.splice(0, size), 'visible');
+    }
+    if (!this.backgroundInFlight && this.waiting.background.length) {
+      this.backgroundInFlight = true;
+      this.launch(this.waiting.background.splice(0, size), 'background', () => {
+        this.backgroundInFlight = false;
+        this.pump();
+      });
+    }
+  }
+
+  private launch(ips: string[], priority: PagePriority, after?: () => void): void {
+    const task = this.options
+      .send(ips, priority)
+      .catch((error: unknown) => ({
+        ok: false as const,
+        error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) },
+      }))
+      .then((reply) => {
+        if (this.stopped) return;
+        const results: LookupResult[] = reply.ok ? [...reply.results] : [];
+        const answered = new Set(results.map((r) => r.ip));
+        // No answer for an IP (failed message, or left out of the reply) is an error, not
+        // "pending" for ever: the mark turns grey and the card says why.
+        const error: ApiErrorData = reply.ok
+          ? { kind: 'bad-response', message: 'The extension gave no answer for this address.' }
+          : { kind: asApiKind(reply.error.kind), message: reply.error.message };
+        for (const ip of ips) if (!answered.has(ip)) results.push({ ip, status: 'error', error });
+        for (const r of results) this.results.set(r.ip, r);
+        this.options.onResults(results);
+      })
+      .finally(() => {
+        this.inFlight.delete(task);
+        after?.();
+      });
+    this.inFlight.add(task);
+  }
+}
+
+function asApiKind(kind: string): ApiErrorKind {
+  return (API_ERROR_KINDS as readonly string[]).includes(kind) ? (kind as ApiErrorKind) : 'network';
+}

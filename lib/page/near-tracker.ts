@@ -1,0 +1,258 @@
+/**
+ * Which marked text is on screen or about to be. Marks and lookups exist only there:
+ *   - Chrome re-validates every range of every highlight in each frame where a highlight
+ *     changed (measured here: 40,000 ranges make such a frame take ~390 ms, 1 range ~1 ms), so
+ *     the highlights hold only the ranges near the viewport, and stay small on a 10,000-row page;
+ *   - IPs are looked up as they approach the viewport, on-screen ones first.
+ * An IntersectionObserver per element would be the obvious tool, but its cost is per target
+ * and per frame (40,000 cells: 177 ms per scrolled frame; 10,000 rows: 45 ms). So two levels:
+ *   1. coarse: elements are grouped by their list item (a row: the ancestor whose parent has
+ *      many children), consecutive items into chunks of CHUNK_SIZE; one observer watches only
+ *      the first and last item of each chunk. A chunk is near when either end is, or when the
+ *      chunk spans the whole (margin-extended) viewport;
+ *   2. fine: only the elements of near chunks are observed one by one. This level sees hidden
+ *      elements (collapsed JSON never intersects) and decides visible / near / far.
+ * About 2 × rows / CHUNK_SIZE coarse targets plus a few hundred fine ones, whatever the page.
+ */
+
+export type Nearness = 'visible' | 'near';
+
+export interface NearTracker<T> {
+  /** Starts tracking; returns the element's nearness now, when already known. */
+  track(element: Element, item: T): Nearness | null;
+  untrack(element: Element, item: T): void;
+  disconnect(): void;
+}
+
+export interface NearTrackerOptions<T> {
+  onNear: (items: T[], nearness: Nearness) => void;
+  onFar: (items: T[]) => void;
+  /** How far beyond the viewport counts as "approaching" (CSS margin syntax). */
+  margin?: string;
+  chunkSize?: number;
+  /** Injectable for tests. */
+  createObserver?: (cb: IntersectionObserverCallback, init: IntersectionObserverInit) => IntersectionObserver;
+  viewport?: () => { width: number; height: number };
+}
+
+/** One viewport above and one below. */
+const MARGIN = '100% 0px 100% 0px';
+const CHUNK_SIZE = 32;
+/** An element whose parent has at least this many children is a list item (a row). */
+const LIST_MIN_CHILDREN = 8;
+const MAX_CLIMB = 6;
+
+type EndState = 'unknown' | 'in' | 'side' | 'above' | 'below';
+
+interface Chunk {
+  items: Element[];
+  first: EndState;
+  last: EndState;
+  near: boolean;
+  container: ParentNode | null;
+}
+
+/**
+ * At least `n` element children? Counted by walking siblings, never `childElementCount`: that
+ * walks all children each time (a 10,000-row tbody cost 3.7 s over one scan in the benchmark).
+ */
+function hasChildren(parent: Element, n: number): boolean {
+  let child = parent.firstElementChild;
+  for (let i = 0; i < n; i++) {
+    if (!child) return false;
+    child = child.nextElementSibling;
+  }
+  return true;
+}
+
+/** The row-like ancestor of an element: what scrolls by as one piece. */
+export function listItemOf(element: Element): Element {
+  let item = element;
+  for (let i = 0; i < MAX_CLIMB; i++) {
+    const parent = item.parentElement;
+    if (!parent) break;
+    if (hasChildren(parent, LIST_MIN_CHILDREN)) return item;
+    item = parent;
+  }
+  return element;
+}
+
+export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracker<T> {
+  const make = options.createObserver ?? ((cb, init) => new IntersectionObserver(cb, init));
+  const viewport = options.viewport ?? (() => ({ width: window.innerWidth, height: window.innerHeight }));
+  const chunkSize = options.chunkSize ?? CHUNK_SIZE;
+  const margin = options.margin ?? MARGIN;
+  // Consoles scroll inside their own containers (a virtualised grid), whose clipping the root
+  // margin does not extend; scrollMargin does (Chrome 120+; ignored elsewhere).
+  const init = { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit;
+
+  const itemsOf = new Map<Element, Set<T>>();
+  const itemOfElement = new Map<Element, Element>();
+  const elementsOfItem = new Map<Element, Set<Element>>();
+  const chunkOfItem = new Map<Element, Chunk>();
+  const openChunk = new Map<ParentNode, Chunk>();
+  const fineState = new Map<Element, Nearness>();
+
+  const fine = make((entries) => {
+    const visible: T[] = [];
+    const near: T[] = [];
+    const far: T[] = [];
+    const { width, height } = viewport();
+    for (const entry of entries) {
+      const items = itemsOf.get(entry.target);
+      if (!items) continue;
+      if (entry.isIntersecting) {
+        const r = entry.boundingClientRect;
+        const nearness: Nearness = r.bottom > 0 && r.top < height && r.right > 0 && r.left < width ? 'visible' : 'near';
+        const before = fineState.get(entry.target);
+        fineState.set(entry.target, nearness);
+        if (before !== nearness) (nearness === 'visible' ? visible : near).push(...items);
+      } else if (fineState.delete(entry.target)) {
+        far.push(...items);
+      }
+    }
+    if (visible.length) options.onNear(visible, 'visible');
+    if (near.length) options.onNear(near, 'near');
+    if (far.length) options.onFar(far);
+  }, init);
+
+  const coarse = make((entries) => {
+    const touched = new Set<Chunk>();
+    for (const entry of entries) {
+      const chunk = chunkOfItem.get(entry.target);
+      if (!chunk) continue;
+      const state = classify(entry);
+      if (chunk.items[0] === entry.target) chunk.first = state;
+      if (chunk.items[chunk.items.length - 1] === entry.target) chunk.last = state;
+      touched.add(chunk);
+    }
+    for (const chunk of touched) setChunkNear(chunk, isNear(chunk));
+  }, init);
+
+  function setChunkNear(chunk: Chunk, near: boolean): void {
+    if (near === chunk.near) return;
+    chunk.near = near;
+    const far: T[] = [];
+    for (const item of chunk.items) {
+      for (const el of elementsOfItem.get(item) ?? []) {
+        if (near) {
+          fine.observe(el);
+        } else {
+          fine.unobserve(el);
+          if (fineState.delete(el)) far.push(...(itemsOf.get(el) ?? []));
+        }
+      }
+    }
+    if (far.length) options.onFar(far);
+  }
+
+  function observeEnd(item: Element): void {
+    coarse.observe(item);
+  }
+
+  function unobserveEnd(item: Element, chunk: Chunk): void {
+    if (chunk.items[0] !== item && chunk.items[chunk.items.length - 1] !== item) coarse.unobserve(item);
+  }
+
+  function addItem(item: Element): void {
+    const container = item.parentNode;
+    let chunk = container ? openChunk.get(container) : undefined;
+    const last = chunk?.items[chunk.items.length - 1];
+    const follows = !!last && !!(last.compareDocumentPosition(item) & Node.DOCUMENT_POSITION_FOLLOWING);
+    if (!chunk || chunk.items.length >= chunkSize || !follows) {
+      chunk = { items: [], first: 'unknown', last: 'unknown', near: false, container };
+      if (container) openChunk.set(container, chunk);
+    }
+    chunk.items.push(item);
+    chunkOfItem.set(item, chunk);
+    if (last && chunk.items.length > 1) {
+      unobserveEnd(last, chunk);
+      chunk.last = 'unknown';
+    }
+    observeEnd(item);
+  }
+
+  function removeItem(item: Element): void {
+    const chunk = chunkOfItem.get(item);
+    chunkOfItem.delete(item);
+    elementsOfItem.delete(item);
+    if (!chunk) return;
+    const index = chunk.items.indexOf(item);
+    const wasFirst = index === 0;
+    const wasLast = index === chunk.items.length - 1;
+    chunk.items.splice(index, 1);
+    if (wasFirst || wasLast) coarse.unobserve(item);
+    if (chunk.items.length === 0) {
+      if (chunk.container && openChunk.get(chunk.container) === chunk) openChunk.delete(chunk.container);
+      return;
+    }
+    if (wasFirst) {
+      chunk.first = 'unknown';
+      observeEnd(chunk.items[0]!);
+    }
+    if (wasLast) {
+      chunk.last = 'unknown';
+      observeEnd(chunk.items[chunk.items.length - 1]!);
+    }
+  }
+
+  return {
+    track(element, value) {
+      let items = itemsOf.get(element);
+      if (!items) {
+        itemsOf.set(element, (items = new Set()));
+        const item = listItemOf(element);
+        itemOfElement.set(element, item);
+        let elements = elementsOfItem.get(item);
+        if (!elements) {
+          elementsOfItem.set(item, (elements = new Set()));
+          addItem(item);
+        }
+        elements.add(element);
+        if (chunkOfItem.get(item)?.near) fine.observe(element);
+      }
+      items.add(value);
+      return fineState.get(element) ?? null;
+    },
+    untrack(element, value) {
+      const items = itemsOf.get(element);
+      if (!items) return;
+      items.delete(value);
+      if (items.size > 0) return;
+      itemsOf.delete(element);
+      fine.unobserve(element);
+      fineState.delete(element);
+      const item = itemOfElement.get(element)!;
+      itemOfElement.delete(element);
+      const elements = elementsOfItem.get(item);
+      elements?.delete(element);
+      if (!elements || elements.size === 0) removeItem(item);
+    },
+    disconnect() {
+      fine.disconnect();
+      coarse.disconnect();
+      itemsOf.clear();
+      itemOfElement.clear();
+      elementsOfItem.clear();
+      chunkOfItem.clear();
+      openChunk.clear();
+      fineState.clear();
+    },
+  };
+}
+
+function classify(entry: IntersectionObserverEntry): EndState {
+  if (entry.isIntersecting) return 'in';
+  const root = entry.rootBounds;
+  const r = entry.boundingClientRect;
+  if (!root) return 'side';
+  if (r.bottom < root.top) return 'above';
+  if (r.top > root.bottom) return 'below';
+  return 'side';
+}
+
+function isNear(chunk: Chunk): boolean {
+  const { first, last } = chunk;
+  if (first === 'in' || first === 'side' || last === 'in' || last === 'side') return true;
+  return (first === 'above' && last === 'below') || (first === 'below' && last === 'above');
+}

@@ -1,0 +1,60 @@
+/**
+ * Which parts of a page are never scanned: code and styles (not visible text), form fields and
+ * editable regions (marking what the analyst is typing would be wrong and, with some editors,
+ * disruptive), and the extension's own UI.
+ */
+
+/** Upper-case tag names (HTML elements report `tagName` in upper case). */
+const SKIPPED_TAGS = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'TEXTAREA',
+  'INPUT',
+  'SELECT',
+  'OPTION',
+  'IFRAME',
+  'OBJECT',
+  'CANVAS',
+  'svg',
+  'math',
+]);
+
+export interface SkipOptions {
+  /** Elements of our own UI (the hover card host). */
+  isOwnUi?: (element: Element) => boolean;
+}
+
+/** Checked for each element during a walk: cheap property reads only, no style or layout. */
+export function isSkippedElement(element: Element, options: SkipOptions = {}): boolean {
+  if (SKIPPED_TAGS.has(element.tagName)) return true;
+  // `contenteditable` / `contenteditable=""` / `plaintext-only` are editable; only "false" is not.
+  const editable = element.getAttribute('contenteditable');
+  if (editable !== null && editable.toLowerCase() !== 'false') return true;
+  return options.isOwnUi?.(element) ?? false;
+}
+
+/** The parent across a shadow boundary: a shadow root's "parent" is its host. */
+export function composedParent(node: Node): Node | null {
+  if (node.parentNode) {
+    const parent = node.parentNode;
+    return parent.nodeType === Node.DOCUMENT_FRAGMENT_NODE && (parent as ShadowRoot).host
+      ? (parent as ShadowRoot).host
+      : parent;
+  }
+  return null;
+}
+
+/**
+ * For a node added by a mutation: is it inside something we skip? Walks up to the document
+ * (a few dozen property reads), crossing shadow roots.
+ */
+export function isInsideSkipped(node: Node, options: SkipOptions = {}): boolean {
+  const doc = node.ownerDocument;
+  if (doc?.designMode === 'on') return true;
+  for (let n: Node | null = node.nodeType === Node.ELEMENT_NODE ? node : composedParent(node); n; n = composedParent(n)) {
+    if (n.nodeType === Node.ELEMENT_NODE && isSkippedElement(n as Element, options)) return true;
+  }
+  return false;
+}

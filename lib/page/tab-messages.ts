@@ -1,0 +1,53 @@
+/**
+ * Checks the `tab:*` messages the content script answers, by hand: the same rules as their zod
+ * schemas in lib/messaging.ts (a unit test compares both), without shipping zod to every page.
+ */
+import type { MessagePayload, MessageReplies, Reply } from '../messaging';
+
+export type TabMessage =
+  | { type: 'tab:get-page-ips'; payload: MessagePayload<'tab:get-page-ips'> }
+  | { type: 'tab:show-lookup'; payload: MessagePayload<'tab:show-lookup'> };
+
+export type TabMessageType = TabMessage['type'];
+
+const MAX_TEXT = 100_000;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * `{ ok: true, message }` for a valid tab message; `{ ok: false }` with the reason for one of
+ * ours that is malformed; `null` for anything that is not a tab message (not ours to answer).
+ */
+export function parseTabMessage(raw: unknown): { ok: true; message: TabMessage } | { ok: false; reason: string } | null {
+  if (!isPlainObject(raw) || typeof raw.type !== 'string' || !raw.type.startsWith('tab:')) return null;
+  const keys = Object.keys(raw);
+  if (keys.some((k) => k !== 'type' && k !== 'payload') || !('payload' in raw)) return { ok: false, reason: 'Unknown message.' };
+  const payload = raw.payload ?? {};
+  if (!isPlainObject(payload)) return { ok: false, reason: `Invalid ${raw.type} message: payload.` };
+  switch (raw.type) {
+    case 'tab:get-page-ips':
+      if (Object.keys(payload).length) return { ok: false, reason: 'Invalid tab:get-page-ips message: unexpected field.' };
+      return { ok: true, message: { type: 'tab:get-page-ips', payload: {} } };
+    case 'tab:show-lookup': {
+      const extra = Object.keys(payload).filter((k) => k !== 'text');
+      if (extra.length || typeof payload.text !== 'string' || payload.text.length > MAX_TEXT) {
+        return { ok: false, reason: 'Invalid tab:show-lookup message: text.' };
+      }
+      return { ok: true, message: { type: 'tab:show-lookup', payload: { text: payload.text } } };
+    }
+    default:
+      return { ok: false, reason: 'Unknown message.' };
+  }
+}
+
+export type TabReply<T extends TabMessageType> = Reply<MessageReplies[T]>;
+
+export function forbidden(type: string): Reply<never> {
+  return { ok: false, error: { kind: 'forbidden', message: `${type} is not accepted from this sender.` } };
+}
+
+export function invalid(reason: string): Reply<never> {
+  return { ok: false, error: { kind: 'invalid-message', message: reason } };
+}

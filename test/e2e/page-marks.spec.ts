@@ -1,0 +1,129 @@
+/**
+ * Marks on every fixture console: the right highlight names, new rows marked as they render,
+ * forms and editable regions left alone, frames and open shadow roots scanned.
+ */
+import type { Page } from '@playwright/test';
+import type { Simulator } from '../sim/server';
+import { expect, test } from './fixtures';
+import { configure, highlightSizes, markedIps, markedTexts, pageUrl, setSiteScanning, startPageSimulator } from './page-support';
+
+let sim: Simulator;
+test.beforeAll(async () => {
+  sim = await startPageSimulator();
+});
+test.afterAll(async () => {
+  await sim.close();
+});
+test.beforeEach(async ({ context, extensionId }) => {
+  await configure(context, extensionId, sim);
+  await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
+});
+
+/** Marks on rows of the virtualised grid that are in the DOM now, from a given row on. */
+function gridMarks(page: Page, fromRow: number) {
+  return page.evaluate((from) => {
+    let pending = 0;
+    let marked = 0;
+    for (const [name, h] of CSS.highlights) {
+      if (!name.startsWith('ip-rep-')) continue;
+      for (const r of h) {
+        const node = r.startContainer as Text;
+        const row = node.parentElement?.closest<HTMLElement>('.row');
+        if (!node.isConnected || !row || Number(row.dataset.index) < from) continue;
+        if (name === 'ip-rep-pending') pending++;
+        else marked++;
+      }
+    }
+    return { pending, marked };
+  }, fromRow);
+}
+
+test('Kibana-like virtualised grid: severities by name, and rows rendered on scroll get marked', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(pageUrl(sim, 'kibana-discover.html'));
+  await expect.poll(() => markedIps(page, 'critical')).toContain('185.220.101.1');
+  await expect.poll(() => gridMarks(page, 0)).toMatchObject({ pending: 0 });
+  expect(await markedIps(page, 'high')).toContain('23.129.64.130');
+  expect(await markedIps(page, 'medium')).toContain('45.155.205.233');
+  expect(await markedIps(page, 'skipped')).toEqual(expect.arrayContaining(['10.0.4.17', '192.168.1.20']));
+  // Generated addresses the simulator does not know: looked up, not found.
+  expect((await highlightSizes(page)).unknown).toBeGreaterThan(0);
+
+  await page.locator('#grid').evaluate((grid) => (grid.scrollTop = 990 * 28));
+  await expect.poll(() => gridMarks(page, 985)).toMatchObject({ pending: 0, marked: expect.any(Number) });
+  await expect.poll(async () => (await gridMarks(page, 985)).marked).toBeGreaterThan(20);
+  // Row 990 holds the critical fixture again: it is marked without a new lookup being needed.
+  expect((await markedTexts(page, 'critical')).filter((m) => m.connected).length).toBeGreaterThan(0);
+});
+
+test('Splunk-like events: form fields and editable regions are skipped, expanded JSON gets marked', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(pageUrl(sim, 'splunk-events.html'));
+  await expect.poll(() => markedIps(page, 'critical')).toEqual(expect.arrayContaining(['185.220.101.1', '2a0b:4140:ddd::1']));
+  await expect.poll(() => markedIps(page, 'unknown')).toContain('9.9.9.9');
+  expect(await markedIps(page, 'high')).toEqual(expect.arrayContaining(['23.129.64.130', '93.184.216.66']));
+  const all = (await Promise.all((['critical', 'high', 'medium', 'low', 'unknown', 'skipped', 'pending'] as const).map((s) => markedTexts(page, s)))).flat();
+  expect(all.filter((m) => m.parentTag === 'textarea' || m.owner === 'notes-editor')).toEqual([]);
+
+  // Event 8's raw JSON is collapsed (display: none): its IPs are neither marked nor asked
+  // until it is expanded.
+  const event = page.locator('#events .event').nth(8);
+  const related = await event.locator('pre').evaluate((pre) => JSON.parse(pre.textContent!).related_ips[0] as string);
+  await event.scrollIntoViewIfNeeded();
+  const everywhere = async () => (await Promise.all((['critical', 'high', 'medium', 'low', 'unknown', 'pending'] as const).map((s) => markedTexts(page, s)))).flat();
+  expect((await everywhere()).some((m) => m.text === related)).toBe(false);
+  await event.locator('.toggle').click();
+  await expect(page.locator('#open-count')).toHaveText('Expanded: 4');
+  await expect.poll(async () => (await everywhere()).some((m) => m.text === related && m.parentTag === 'pre')).toBe(true);
+  await expect.poll(async () => (await markedTexts(page, 'pending')).some((m) => m.text === related)).toBe(false);
+});
+
+test('live-updating alerts: new rows are marked and ranges of dropped rows are forgotten', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(pageUrl(sim, 'live-alerts.html'));
+  await expect.poll(() => page.locator('#alerts tr').count(), { timeout: 20_000 }).toBe(100);
+  await page.locator('#pause').click();
+  await expect(page.locator('#pause')).toHaveText('Resume');
+  // The rows on screen (the newest, at the top) carry their marks, none still pending.
+  const topRow = await page.locator('#alerts tr').first().evaluate((tr) => [...(tr as HTMLTableRowElement).cells].slice(3, 5).map((c) => c.textContent));
+  await expect.poll(async () => (await highlightSizes(page)).pending).toBe(0);
+  const marks = (await Promise.all((['critical', 'high', 'medium', 'low', 'unknown', 'skipped'] as const).map((s) => markedTexts(page, s)))).flat();
+  expect(marks.map((m) => m.text)).toEqual(expect.arrayContaining(topRow));
+  // Rows dropped from the bottom took their ranges with them.
+  expect(marks.length).toBeGreaterThan(20);
+  expect(marks.every((m) => m.connected)).toBe(true);
+});
+
+test('iframe and open shadow roots are scanned; a closed shadow root is left alone', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(pageUrl(sim, 'frames-shadow.html'));
+  await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
+  await expect.poll(() => markedIps(page, 'high')).toEqual(['23.129.64.130']);
+  await expect.poll(() => markedIps(page, 'medium')).toEqual(['45.155.205.233']);
+  expect((await markedTexts(page, 'high'))[0]?.parentTag).toBe('p');
+  expect(await markedIps(page, 'low')).toEqual([]);
+  expect(await page.locator('#open-entity').evaluate((el) => el.shadowRoot!.adoptedStyleSheets.length)).toBe(1);
+
+  const frame = page.frame({ url: /frame-child\.html/ })!;
+  await expect.poll(() => markedIps(frame, 'critical')).toEqual(['185.220.101.1']);
+  await expect.poll(() => markedIps(frame, 'high')).toEqual(['23.129.64.130']);
+  expect(await markedIps(frame, 'skipped')).toEqual(['10.0.4.17']);
+});
+
+test('mark style changes apply live', async ({ context, extensionId }) => {
+  const page = await context.newPage();
+  await page.goto(pageUrl(sim, 'frames-shadow.html'));
+  await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
+  const style = () =>
+    page.evaluate(() => {
+      const s = getComputedStyle(document.body, '::highlight(ip-rep-critical)');
+      return { line: s.textDecorationLine, background: s.backgroundColor };
+    });
+  // Underline from marks.css (registered with the script), no sheet adopted for it.
+  expect(await style()).toEqual({ line: 'underline', background: 'rgba(0, 0, 0, 0)' });
+  expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBe(0);
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await options.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }).chrome.storage.local.set({ markStyle: 'background' }));
+  await expect.poll(style).toEqual({ line: 'none', background: 'rgba(229, 57, 53, 0.4)' });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it, vi } from 'vitest';
+import { MENU_LOOKUP_SELECTION, MENU_SCAN_PAGE } from '@/lib/background/context-menu';
+import { createPageHandlers } from '@/lib/background/page-handlers';
+import { SITES_SCRIPT_ID } from '@/lib/background/site-registration';
+import type { LookupResult } from '@/lib/lookup/types';
+import { createRouter } from '@/lib/message-router';
+import { fakePageApi, memorySites } from './page-api-fake';
+
+const EXT = { extensionId: 'ext', extensionOrigin: 'chrome-extension://ext/' };
+const fromOptions = { id: 'ext', url: 'chrome-extension://ext/options.html' };
+const fromTab = (tabId: number, frameId = 0, documentId = 'doc') => ({ id: 'ext', url: 'http://127.0.0.1/p', tab: { id: tabId }, frameId, documentId });
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+function setup(granted: string[] = []) {
+  const fake = fakePageApi({ granted });
+  const sites = memorySites();
+  const lookup = vi.fn(async (ips: readonly string[]): Promise<LookupResult[]> => ips.map((ip) => ({ ip, status: 'not-found', fetchedAt: 1 })));
+  const page = createPageHandlers({ lookup: { lookup }, api: fake.api, sites, selectionWarmupMs: 50 });
+  const route = createRouter(page.handlers, EXT);
+  return { fake, sites, lookup, page, route };
+}
+
+describe('page handlers', () => {
+  it('ui:set-site-scanning registers and unregisters a granted site and stores the list', async () => {
+    const { fake, sites, route } = setup(['http://127.0.0.1/*']);
+    const on = await route({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } }, fromOptions);
+    expect(on).toEqual({ ok: true, value: { patterns: ['http://127.0.0.1/*'] } });
+    expect(sites.value).toEqual(['http://127.0.0.1/*']);
+    expect(fake.registered.get(SITES_SCRIPT_ID)?.matches).toEqual(['http://127.0.0.1/*']);
+    const off = await route({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: false } }, fromOptions);
+    expect(off).toEqual({ ok: true, value: { patterns: [] } });
+    expect(fake.registered.size).toBe(0);
+  });
+
+  it('refuses a site without permission, a malformed pattern, and a sender that is not an extension page', async () => {
+    const { route, fake } = setup();
+    const denied = await route({ type: 'ui:set-site-scanning', payload: { pattern: 'https://x.example/*', enabled: true } }, fromOptions);
+    expect(denied).toMatchObject({ ok: false, error: { kind: 'internal', message: expect.stringMatching(/not granted/) } });
+    const bad = await route({ type: 'ui:set-site-scanning', payload: { pattern: 'javascript:alert(1)', enabled: true } }, fromOptions);
+    expect(bad).toMatchObject({ ok: false, error: { message: expect.stringMatching(/match pattern/) } });
+    const forged = await route({ type: 'ui:set-site-scanning', payload: { pattern: 'https://x.example/*', enabled: true } }, fromTab(1));
+    expect(forged).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(fake.registered.size).toBe(0);
+  });
+
+  it('ui:scan-tab injects the content script into all frames once', async () => {
+    const { route, fake } = setup();
+    expect(await route({ type: 'ui:scan-tab', payload: { tabId: 12 } }, fromOptions)).toEqual({ ok: true, value: { injected: true } });
+    expect(fake.injections).toEqual([{ tabId: 12, allFrames: true }]);
+    const refused = await route({ type: 'ui:scan-tab', payload: { tabId: 666 } }, fromOptions);
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/cannot be scanned/) } });
+  });
+
+  it('cs:page-summary sets the badge of the sending tab', async () => {
+    const { route, fake } = setup();
+    const counts = { critical: 1, high: 2, medium: 0, low: 0, clean: 3, whitelisted: 0, unknown: 0, skipped: 0, pending: 0 };
+    expect(await route({ type: 'cs:page-summary', payload: { counts } }, fromTab(5))).toEqual({ ok: true, value: { ok: true } });
+    expect(fake.badges.get(5)).toBe('3');
+    // Only content scripts may report.
+    expect(await route({ type: 'cs:page-summary', payload: { counts } }, fromOptions)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+  });
+
+  it('start() registers listeners synchronously and re-syncs registrations with the setting', async () => {
+    const { page, fake, sites } = setup(['https://kibana.example.org/*']);
+    page.start();
+    expect(fake.events.onClicked.count).toBe(1);
+    expect(fake.events.onCommand.count).toBe(1);
+    expect(fake.events.onInstalled.count).toBe(1);
+    await sites.set(['https://kibana.example.org/*']);
+    await flush();
+    await flush();
+    expect(fake.registered.get(SITES_SCRIPT_ID)?.matches).toEqual(['https://kibana.example.org/*']);
+    fake.granted.clear();
+    fake.events.permRemoved.fire();
+    await flush();
+    await flush();
+    expect(fake.registered.size).toBe(0);
+  });
+
+  it('creates the context menus on install and handles both entries and the shortcut', async () => {
+    const { page, fake, lookup } = setup();
+    page.start();
+    fake.events.onInstalled.fire();
+    await flush();
+    expect(fake.menus.map((m) => [m.id, m.contexts])).toEqual([
+      [MENU_SCAN_PAGE, ['page', 'frame']],
+      [MENU_LOOKUP_SELECTION, ['selection']],
+    ]);
+    fake.events.onClicked.fire({ menuItemId: MENU_SCAN_PAGE }, { id: 3 });
+    fake.events.onCommand.fire('scan-page', { id: 4 });
+    fake.events.onCommand.fire('something-else', { id: 4 });
+    fake.events.onClicked.fire({ menuItemId: MENU_LOOKUP_SELECTION, selectionText: 'src=185.220.101.1 dst=10.0.0.1', frameId: 2 }, { id: 9 });
+    await vi.waitFor(() => expect(fake.shown).toHaveLength(1));
+    expect(fake.injections).toEqual([
+      { tabId: 3, allFrames: true },
+      { tabId: 4, allFrames: true },
+      { tabId: 9, frameIds: [2] },
+    ]);
+    // The selection is looked up as a manual lookup before the card asks.
+    expect(lookup).toHaveBeenCalledWith(['185.220.101.1', '10.0.0.1'], { priority: 'manual' });
+    expect(fake.shown).toEqual([{ tabId: 9, frameId: 2, text: 'src=185.220.101.1 dst=10.0.0.1' }]);
+  });
+
+  it('clears a tab badge when the tab loads a new URL or closes', async () => {
+    const { page, fake, route } = setup();
+    page.start();
+    const counts = { critical: 2, high: 0, medium: 0, low: 0, clean: 0, whitelisted: 0, unknown: 0, skipped: 0, pending: 0 };
+    await route({ type: 'cs:page-summary', payload: { counts } }, fromTab(5));
+    fake.events.onUpdated.fire(5, { status: 'complete' });
+    await flush();
+    expect(fake.badges.get(5)).toBe('2');
+    fake.events.onUpdated.fire(5, { status: 'loading', url: 'http://127.0.0.1/next' });
+    await vi.waitFor(() => expect(fake.badges.get(5)).toBe(''));
+  });
+});

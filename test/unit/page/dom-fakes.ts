@@ -1,0 +1,99 @@
+/**
+ * Stand-ins for browser features happy-dom lacks (Highlight, CSS.highlights, StaticRange) and
+ * for IntersectionObserver, whose geometry a DOM without layout cannot compute. They record
+ * what the code under test did so tests can assert on it.
+ */
+import type { HighlighterEnv } from '@/lib/page/highlighter';
+import type { RangeFactory } from '@/lib/page/occurrence-store';
+import type { TimeSlicer } from '@/lib/page/time-slicer';
+import type { Nearness, NearTracker, NearTrackerOptions } from '@/lib/page/near-tracker';
+
+export class FakeHighlight extends Set<AbstractRange> {
+  priority = 0;
+  type = 'highlight';
+}
+
+export interface FakeEnv extends HighlighterEnv {
+  registry: HighlightRegistry;
+  names: Map<string, FakeHighlight>;
+}
+
+export function fakeHighlighterEnv(): FakeEnv {
+  const names = new Map<string, FakeHighlight>();
+  return {
+    names,
+    registry: names as unknown as HighlightRegistry,
+    createHighlight: () => new FakeHighlight() as unknown as Highlight,
+    createSheet: () => new CSSStyleSheet(),
+  };
+}
+
+/** A plain object with StaticRange's fields. */
+export const fakeRangeFactory: RangeFactory = (node, start, end) =>
+  ({ startContainer: node, startOffset: start, endContainer: node, endOffset: end, collapsed: start === end }) as AbstractRange;
+
+/** Never yields: the whole scan runs in one go (what tests of results want). */
+export const eagerSlicer: TimeSlicer = { begin() {}, expired: () => false, pause: async () => {} };
+
+/** Yields after every check: forces the scanner through its resume path. */
+export function tinySlicer(): TimeSlicer & { pauses: number } {
+  const s = {
+    pauses: 0,
+    begin() {},
+    expired: () => true,
+    async pause() {
+      s.pauses++;
+      await Promise.resolve();
+    },
+  };
+  return s;
+}
+
+/** A near tracker the test drives by hand: `reveal(els)` / `hide(els)` play the observer. */
+export function fakeTracker<T>() {
+  const tracked = new Map<Element, Set<T>>();
+  const state = new Map<Element, Nearness>();
+  let options: Pick<NearTrackerOptions<T>, 'onNear' | 'onFar'> = { onNear: () => {}, onFar: () => {} };
+  const create = (o: NearTrackerOptions<T>): NearTracker<T> => {
+    options = o;
+    return {
+      track(el, item) {
+        let set = tracked.get(el);
+        if (!set) tracked.set(el, (set = new Set()));
+        set.add(item);
+        return state.get(el) ?? null;
+      },
+      untrack(el, item) {
+        tracked.get(el)?.delete(item);
+        if (tracked.get(el)?.size === 0) {
+          tracked.delete(el);
+          state.delete(el);
+        }
+      },
+      disconnect() {
+        tracked.clear();
+      },
+    };
+  };
+  return {
+    create,
+    tracked,
+    reveal(elements: Iterable<Element>, nearness: Nearness = 'visible') {
+      const items: T[] = [];
+      for (const el of [...elements]) {
+        if (state.get(el) === nearness) continue;
+        state.set(el, nearness);
+        items.push(...(tracked.get(el) ?? []));
+      }
+      if (items.length) options.onNear(items, nearness);
+    },
+    hide(elements: Iterable<Element>) {
+      const items: T[] = [];
+      for (const el of [...elements]) {
+        if (!state.delete(el)) continue;
+        items.push(...(tracked.get(el) ?? []));
+      }
+      if (items.length) options.onFar(items);
+    },
+  };
+}

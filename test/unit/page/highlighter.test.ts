@@ -1,0 +1,71 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { highlightCss } from '@/lib/page/highlight-styles';
+import { Highlighter } from '@/lib/page/highlighter';
+import { SEVERITIES } from '@/lib/severity';
+import { fakeHighlighterEnv } from './dom-fakes';
+
+const range = () => ({}) as AbstractRange;
+
+describe('Highlighter', () => {
+  it('registers one highlight per severity under the public names, riskier on top', () => {
+    const env = fakeHighlighterEnv();
+    new Highlighter(env);
+    expect([...env.names.keys()].sort()).toEqual(SEVERITIES.map((s) => `ip-rep-${s}`).sort());
+    expect(env.names.get('ip-rep-critical')!.priority).toBeGreaterThan(env.names.get('ip-rep-low')!.priority);
+  });
+
+  it('moves a range between severities and removes it', () => {
+    const env = fakeHighlighterEnv();
+    const h = new Highlighter(env);
+    const r = range();
+    h.set(r, 'pending');
+    expect(env.names.get('ip-rep-pending')!.has(r)).toBe(true);
+    h.set(r, 'critical');
+    expect(env.names.get('ip-rep-pending')!.has(r)).toBe(false);
+    expect(env.names.get('ip-rep-critical')!.has(r)).toBe(true);
+    expect(h.size('critical')).toBe(1);
+    h.remove(r);
+    expect(h.size('critical')).toBe(0);
+    expect(h.severityOf(r)).toBeUndefined();
+  });
+
+  it('adopts its stylesheet into the document and shadow roots, and re-installs what the page removed', () => {
+    const env = fakeHighlighterEnv();
+    const h = new Highlighter(env);
+    const pageSheet = new CSSStyleSheet();
+    document.adoptedStyleSheets = [pageSheet];
+    h.adoptInto(document);
+    const host = document.createElement('div');
+    document.body.append(host);
+    const shadow = host.attachShadow({ mode: 'open' });
+    h.adoptInto(shadow);
+    expect(document.adoptedStyleSheets.length).toBe(2);
+    expect(document.adoptedStyleSheets[0]).toBe(pageSheet);
+    expect(shadow.adoptedStyleSheets.length).toBe(1);
+
+    document.adoptedStyleSheets = [pageSheet];
+    env.names.clear();
+    h.ensureInstalled();
+    expect(document.adoptedStyleSheets.length).toBe(2);
+    expect(env.names.size).toBe(SEVERITIES.length);
+
+    h.dispose();
+    expect(document.adoptedStyleSheets).toEqual([pageSheet]);
+    expect(shadow.adoptedStyleSheets).toEqual([]);
+    expect(env.names.size).toBe(0);
+  });
+
+  it('writes underline or background rules for every highlight name', () => {
+    const underline = highlightCss(SEVERITIES, 'underline');
+    const background = highlightCss(SEVERITIES, 'background');
+    for (const s of SEVERITIES) {
+      expect(underline).toContain(`::highlight(ip-rep-${s})`);
+      expect(background).toContain(`::highlight(ip-rep-${s})`);
+    }
+    expect(underline).toMatch(/ip-rep-critical\) \{ text-decoration: underline/);
+    expect(background).toMatch(/ip-rep-critical\) \{ background-color: rgb/);
+    // Marks never recolour the page's text: its own contrast stays.
+    expect(underline + background).not.toMatch(/(^|[\s;{])color:/);
+  });
+});

@@ -1,0 +1,100 @@
+// @vitest-environment happy-dom
+import { render } from 'preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { canAskDetails } from '@/components/hover-card/card-actions';
+import { HoverCard, type CardEntry } from '@/components/hover-card/hover-card';
+import type { LookupResult } from '@/lib/lookup/types';
+import { DEFAULT_THRESHOLDS } from '@/lib/severity';
+
+const xss: LookupResult = {
+  ip: '93.184.216.66',
+  status: 'found',
+  fetchedAt: 1,
+  data: {
+    ip: '93.184.216.66',
+    score: 67,
+    threatLevel: 'HIGH',
+    reputation: '<img src=x onerror=alert(1)>',
+    totalHits: 66,
+    lastAttack: '2025-08-08T08:08:08.000Z',
+    whitelisted: false,
+    whitelist: null,
+    description: '<script>alert(1)</script>',
+  },
+};
+
+function show(entries: CardEntry[], title?: string) {
+  const root = document.createElement('div');
+  document.body.append(root);
+  const calls = { details: vi.fn(), copy: vi.fn(), close: vi.fn() };
+  render(
+    <HoverCard entries={entries} {...(title ? { title } : {})} thresholds={DEFAULT_THRESHOLDS} onDetails={calls.details} onCopy={calls.copy} onClose={calls.close} />,
+    root,
+  );
+  return { root, calls };
+}
+
+const entry = (ip: string, result?: LookupResult, extra: Partial<CardEntry> = {}): CardEntry => ({
+  ip,
+  result,
+  details: { state: 'idle' },
+  copied: false,
+  ...extra,
+});
+
+describe('HoverCard', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('shows the reputation as text, never as markup, in a named dialog', () => {
+    const { root } = show([entry(xss.ip, xss)]);
+    const dialog = root.querySelector('[role="dialog"]')!;
+    expect(dialog.getAttribute('aria-label')).toBe('IP reputation: 93.184.216.66');
+    expect(root.textContent).toContain('<img src=x onerror=alert(1)>');
+    expect(root.textContent).toContain('<script>alert(1)</script>');
+    expect(root.textContent).toContain('66');
+    expect(root.querySelector('img, script')).toBeNull();
+  });
+
+  it('offers Details with its cost, Copy and Close, and reports clicks', () => {
+    const { root, calls } = show([entry(xss.ip, xss)]);
+    const buttons = [...root.querySelectorAll('button')];
+    const details = buttons.find((b) => b.textContent === 'Details')!;
+    expect(document.getElementById(details.getAttribute('aria-describedby')!)?.textContent).toBe('Network details cost 1 API request');
+    details.click();
+    buttons.find((b) => b.textContent === 'Copy IP')!.click();
+    buttons.find((b) => b.getAttribute('aria-label') === 'Close (Escape)')!.click();
+    expect(calls.details).toHaveBeenCalledWith('93.184.216.66');
+    expect(calls.copy).toHaveBeenCalledWith('93.184.216.66');
+    expect(calls.close).toHaveBeenCalled();
+  });
+
+  it('shows pending, loading, errors and the copy confirmation', () => {
+    const { root } = show([
+      entry('8.8.8.8', undefined, { details: { state: 'loading' }, copied: true }),
+      entry('1.2.3.4', { ip: '1.2.3.4', status: 'not-found', fetchedAt: 1 }, { details: { state: 'error', message: 'Quota exhausted: no more requests' } }),
+    ], 'IP addresses in the selection');
+    expect(root.textContent).toContain('IP addresses in the selection');
+    expect(root.textContent).toContain('Looking up this address');
+    expect(root.textContent).toContain('Loading details…');
+    expect(root.textContent).toContain('Copied');
+    expect(root.querySelector('[role="alert"]')?.textContent).toBe('Quota exhausted: no more requests');
+    expect(root.querySelector('button.details[disabled]')).not.toBeNull();
+  });
+
+  it('says when a selection holds no IP', () => {
+    const { root } = show([], 'IP addresses in the selection');
+    expect(root.textContent).toContain('No IP address in the selected text.');
+  });
+});
+
+describe('canAskDetails', () => {
+  it('asks only when it can add something and the address may be sent', () => {
+    expect(canAskDetails(undefined)).toBe(true);
+    expect(canAskDetails(xss)).toBe(true);
+    expect(canAskDetails({ ...xss, data: { ...xss.data, ipInfo: { asn: 'AS1' } } })).toBe(false);
+    expect(canAskDetails({ ip: '10.0.0.1', status: 'skipped', reason: 'private' })).toBe(false);
+    expect(canAskDetails({ ip: '8.8.8.8', status: 'skipped', reason: 'quota-reserve' })).toBe(true);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { LookupResult } from '@/lib/lookup/types';
+import { LookupQueue, type LookupSender } from '@/lib/page/lookup-queue';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const notFound = (ip: string): LookupResult => ({ ip, status: 'not-found', fetchedAt: 1 });
+
+describe('LookupQueue', () => {
+  it('asks each IP once, coalescing a burst into one batch', async () => {
+    const calls: [string[], string][] = [];
+    const send: LookupSender = async (ips, priority) => {
+      calls.push([ips, priority]);
+      return { ok: true, results: ips.map(notFound) };
+    };
+    const seen: string[] = [];
+    const q = new LookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });
+    q.request(['1.1.1.1', '2.2.2.2'], 'visible');
+    q.request(['2.2.2.2', '3.3.3.3'], 'visible');
+    await q.idle();
+    q.request(['1.1.1.1'], 'background');
+    await q.idle();
+    expect(calls).toEqual([[['1.1.1.1', '2.2.2.2', '3.3.3.3'], 'visible']]);
+    expect(seen).toEqual(['1.1.1.1', '2.2.2.2', '3.3.3.3']);
+    expect(q.resultOf('3.3.3.3')?.status).toBe('not-found');
+  });
+
+  it('sends visible batches without waiting behind a slow background batch', async () => {
+    const gates: { ips: string[]; priority: string; gate: ReturnType<typeof deferred<void>> }[] = [];
+    const send: LookupSender = async (ips, priority) => {
+      const gate = deferred<void>();
+      gates.push({ ips, priority, gate });
+      await gate.promise;
+      return { ok: true, results: ips.map(notFound) };
+    };
+    const q = new LookupQueue({ send, onResults: () => {}, batchSize: 2 });
+    q.request(['10.0.0.1', '10.0.0.2', '10.0.0.3'], 'background');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(gates.map((g) => g.priority)).toEqual(['background']);
+    q.request(['9.9.9.9'], 'visible');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(gates.map((g) => g.priority)).toEqual(['background', 'visible']);
+    // The second background batch waits for the first.
+    gates[1]!.gate.resolve();
+    gates[0]!.gate.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(gates.map((g) => g.ips)).toEqual([['10.0.0.1', '10.0.0.2'], ['9.9.9.9'], ['10.0.0.3']]);
+    gates[2]!.gate.resolve();
+    await q.idle();
+    expect(q.pending).toBe(0);
+  });
+
+  it('turns a failed message or a missing answer into error results, not endless pending', async () => {
+    let fail = true;
+    const send: LookupSender = async (ips) =>
+      fail
+        ? { ok: false, error: { kind: 'unreachable', message: 'The extension background did not answer.' } }
+        : { ok: true, results: ips.slice(1).map(notFound) };
+    const q = new LookupQueue({ send, onResults: () => {} });
+    q.request(['1.1.1.1'], 'visible');
+    await q.idle();
+    const failed = q.resultOf('1.1.1.1');
+    expect(failed).toMatchObject({ status: 'error', error: { kind: 'network' } });
+    fail = false;
+    q.request(['2.2.2.2', '3.3.3.3'], 'visible');
+    await q.idle();
+    expect(q.resultOf('2.2.2.2')).toMatchObject({ status: 'error', error: { kind: 'bad-response' } });
+    expect(q.resultOf('3.3.3.3')?.status).toBe('not-found');
+  });
+
+  it('keeps an API error kind from the reply', async () => {
+    const q = new LookupQueue({
+      send: async () => ({ ok: false, error: { kind: 'missing-key', message: 'No key' } }),
+      onResults: () => {},
+    });
+    q.request(['1.1.1.1'], 'visible');
+    await q.idle();
+    expect(q.resultOf('1.1.1.1')).toMatchObject({ status: 'error', error: { kind: 'missing-key', message: 'No key' } });
+  });
+});

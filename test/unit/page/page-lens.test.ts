@@ -1,0 +1,257 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyIp, findIps } from '@/lib/ip';
+import type { LookupResult } from '@/lib/lookup/types';
+import type { LookupSender } from '@/lib/page/lookup-queue';
+import { PageLens } from '@/lib/page/page-lens';
+import { DEFAULT_THRESHOLDS, type Severity } from '@/lib/severity';
+import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker, tinySlicer } from './dom-fakes';
+import type { Occurrence } from '@/lib/page/occurrence-store';
+
+const found = (ip: string, score: number, extra: Partial<{ whitelisted: boolean; threatLevel: 'CRITICAL' | 'LOW' }> = {}): LookupResult => ({
+  ip,
+  status: 'found',
+  fetchedAt: 1,
+  data: {
+    ip,
+    score,
+    threatLevel: extra.threatLevel ?? null,
+    reputation: 'malicious',
+    totalHits: 3,
+    lastAttack: null,
+    whitelisted: extra.whitelisted ?? false,
+    whitelist: null,
+    description: null,
+  },
+});
+
+const DATA: Record<string, LookupResult> = {
+  '185.220.101.1': found('185.220.101.1', 95),
+  '45.33.32.156': found('45.33.32.156', 60),
+  '8.8.8.8': found('8.8.8.8', 0),
+  '1.1.1.1': found('1.1.1.1', 0, { whitelisted: true }),
+};
+
+function setup(html: string, opts: { slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean } = {}) {
+  document.body.innerHTML = html;
+  const env = fakeHighlighterEnv();
+  const vis = fakeTracker<Occurrence>();
+  const sent: { ips: string[]; priority: string }[] = [];
+  const lookup: LookupSender = async (ips, priority) => {
+    sent.push({ ips, priority });
+    return { ok: true, results: ips.map((ip) => DATA[ip] ?? { ip, status: 'not-found', fetchedAt: 1 }) };
+  };
+  let flushes: (() => void)[] = [];
+  const summaries: Record<Severity, number>[] = [];
+  const lens = new PageLens({
+    findIps,
+    classifyIp,
+    lookup,
+    thresholds: DEFAULT_THRESHOLDS,
+    markStyle: 'underline',
+    sendPrivate: false,
+    highlighterEnv: env,
+    rangeFactory: fakeRangeFactory,
+    slicer: opts.slicer ?? eagerSlicer,
+    scheduleFlush: (f) => flushes.push(f),
+    createTracker: vis.create,
+    caret: () => null,
+    onSummary: (c) => summaries.push(c),
+    summaryDelayMs: 0,
+    ...(opts.isOwnUi ? { isOwnUi: opts.isOwnUi } : {}),
+    ...(opts.staticStyles !== undefined ? { staticStyles: opts.staticStyles } : {}),
+  });
+  const names = (severity: Severity) =>
+    [...env.names.get(`ip-rep-${severity}`)!].map((r) => (r.startContainer as Text).data.slice(r.startOffset, r.endOffset)).sort();
+  const runFlushes = () => {
+    const f = flushes;
+    flushes = [];
+    f.forEach((x) => x());
+  };
+  const settle = async () => {
+    await new Promise((r) => setTimeout(r, 0));
+    runFlushes();
+    await lens.idle();
+  };
+  return { lens, env, vis, sent, names, settle, summaries, runFlushes };
+}
+
+describe('PageLens', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('marks text as it nears the viewport, asks public IPs only, on-screen ones first', async () => {
+    const { lens, vis, sent, names } = setup(
+      '<table><tr><td id="a">185.220.101.1</td><td id="p">10.1.2.3</td></tr><tr><td id="b">8.8.8.8 and 185.220.101.1</td></tr></table>',
+    );
+    await lens.start();
+    // Scanned, but nothing near the viewport yet: no marks, no lookups.
+    expect(lens.store.ipCount).toBe(3);
+    expect(names('pending')).toEqual([]);
+    vis.reveal([document.getElementById('p')!], 'visible');
+    expect(names('skipped')).toEqual(['10.1.2.3']);
+    expect(sent).toEqual([]);
+    vis.reveal([document.getElementById('a')!], 'visible');
+    expect(names('pending')).toEqual(['185.220.101.1']);
+    await lens.idle();
+    expect(sent).toEqual([{ ips: ['185.220.101.1'], priority: 'visible' }]);
+    expect(names('critical')).toEqual(['185.220.101.1']);
+    // The other row comes near later: the known IP is marked at once, the new one is asked.
+    vis.reveal([document.getElementById('b')!], 'near');
+    expect(names('critical')).toEqual(['185.220.101.1', '185.220.101.1']);
+    await lens.idle();
+    expect(sent[1]).toEqual({ ips: ['8.8.8.8'], priority: 'background' });
+    expect(names('clean')).toEqual(['8.8.8.8']);
+    // Scrolled far away: out of the highlights (they stay small), still known to the page list.
+    vis.hide([document.getElementById('b')!]);
+    expect(names('critical')).toEqual(['185.220.101.1']);
+    expect(names('clean')).toEqual([]);
+    expect(lens.pageIps().map((p) => p.ip)).toContain('8.8.8.8');
+  });
+
+  it('follows added rows, changed text and removed rows', async () => {
+    const { lens, vis, names, settle } = setup('<ul id="list"><li>45.33.32.156</li></ul>');
+    await lens.start();
+    vis.reveal(vis.tracked.keys());
+    await lens.idle();
+    expect(names('high')).toEqual(['45.33.32.156']);
+
+    const list = document.getElementById('list')!;
+    const li = document.createElement('li');
+    li.textContent = 'login from 1.1.1.1';
+    list.append(li);
+    await settle();
+    vis.reveal(vis.tracked.keys());
+    expect(names('pending')).toEqual(['1.1.1.1']);
+    await lens.idle();
+    expect(names('whitelisted')).toEqual(['1.1.1.1']);
+
+    (li.firstChild as Text).data = 'login from 185.220.101.1';
+    await settle();
+    expect(names('whitelisted')).toEqual([]);
+    // The element stayed near: its new IP was marked and asked straight away.
+    expect(names('critical')).toEqual(['185.220.101.1']);
+
+    list.firstElementChild!.remove();
+    await settle();
+    expect(names('high')).toEqual([]);
+    expect(lens.store.countOf('45.33.32.156')).toBe(0);
+    expect(lens.pageIps().map((p) => p.ip)).toEqual(['185.220.101.1']);
+  });
+
+  it('recolours live when thresholds change and reports counts for the badge', async () => {
+    const { lens, vis, names, summaries } = setup('<p>45.33.32.156</p><p>185.220.101.1</p>');
+    await lens.start();
+    vis.reveal(vis.tracked.keys());
+    await lens.idle();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(summaries.at(-1)).toMatchObject({ critical: 1, high: 1, pending: 0 });
+    lens.update({ thresholds: { critical: 55, high: 40, medium: 20, low: 0 } });
+    expect(names('critical')).toEqual(['185.220.101.1', '45.33.32.156']);
+    expect(names('high')).toEqual([]);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(summaries.at(-1)).toMatchObject({ critical: 2, high: 0 });
+  });
+
+  it('scans in slices and into open shadow roots; skips its own UI', async () => {
+    const slicer = tinySlicer();
+    const rows = Array.from({ length: 200 }, (_, i) => `<div>203.0.113.${i % 250} x</div>`).join('');
+    const { lens, names, vis } = setup(`${rows}<x-widget></x-widget><ip-lens-card>9.9.9.9</ip-lens-card>`, {
+      slicer,
+      isOwnUi: (el) => el.tagName === 'IP-LENS-CARD',
+    });
+    const host = document.querySelector('x-widget')!;
+    host.attachShadow({ mode: 'open' }).append('in shadow 185.220.101.1');
+    await lens.start();
+    vis.reveal(vis.tracked.keys());
+    expect(slicer.pauses).toBeGreaterThan(1);
+    // TEST-NET-3 addresses are documentation: skipped, never sent.
+    expect(names('skipped').length).toBe(200);
+    expect(names('pending')).toContain('185.220.101.1');
+    expect(names('pending')).not.toContain('9.9.9.9');
+    expect(host.shadowRoot!.adoptedStyleSheets.length).toBe(1);
+  });
+
+  it('lists page IPs riskiest first with counts and results', async () => {
+    const { lens, vis } = setup('<p>8.8.8.8 8.8.8.8 185.220.101.1 192.168.1.1</p>');
+    await lens.start();
+    vis.reveal(vis.tracked.keys());
+    await lens.idle();
+    const ips = lens.pageIps();
+    expect(ips.map((p) => [p.ip, p.count, p.result?.status])).toEqual([
+      ['185.220.101.1', 1, 'found'],
+      ['8.8.8.8', 2, 'found'],
+      ['192.168.1.1', 1, 'skipped'],
+    ]);
+  });
+
+  it('adopts no document sheet when the registered marks.css is there, until the style changes', async () => {
+    document.adoptedStyleSheets = [];
+    const { lens, vis } = setup('<p>185.220.101.1</p>', { staticStyles: true });
+    await lens.start();
+    vis.reveal(vis.tracked.keys());
+    expect(document.adoptedStyleSheets).toEqual([]);
+    lens.update({ markStyle: 'background' });
+    expect(document.adoptedStyleSheets.length).toBe(1);
+    lens.dispose();
+    expect(document.adoptedStyleSheets).toEqual([]);
+    const other = setup('<p>185.220.101.1</p>', { staticStyles: false });
+    await other.lens.start();
+    // Adopted with the first mark, not before.
+    expect(document.adoptedStyleSheets).toEqual([]);
+    other.vis.reveal(other.vis.tracked.keys());
+    expect(document.adoptedStyleSheets.length).toBe(1);
+    other.lens.dispose();
+  });
+
+  it('stops and removes its marks on dispose', async () => {
+    const { lens, env, sent, settle, vis } = setup('<p>185.220.101.1</p>');
+    await lens.start();
+    lens.dispose();
+    vis.reveal(vis.tracked.keys());
+    expect(env.names.size).toBe(0);
+    document.body.append('more 8.8.8.8');
+    await settle().catch(() => {});
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('PageLens settings', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('asks private addresses on screen once the user allows sending them', async () => {
+    document.body.innerHTML = '<p id="a">10.1.2.3</p><p id="b">192.168.0.9</p>';
+    const vis = fakeTracker<Occurrence>();
+    const sent: string[][] = [];
+    const lens = new PageLens({
+      findIps,
+      classifyIp,
+      lookup: async (ips) => {
+        sent.push(ips);
+        return { ok: true, results: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) };
+      },
+      thresholds: DEFAULT_THRESHOLDS,
+      markStyle: 'underline',
+      sendPrivate: false,
+      highlighterEnv: fakeHighlighterEnv(),
+      rangeFactory: fakeRangeFactory,
+      slicer: eagerSlicer,
+      scheduleFlush: () => {},
+      createTracker: vis.create,
+      caret: () => null,
+      staticStyles: true,
+    });
+    await lens.start();
+    vis.reveal([document.getElementById('a')!]);
+    expect(lens.severityOfIp('10.1.2.3')).toBe('skipped');
+    lens.update({ sendPrivate: true });
+    await lens.idle();
+    expect(sent).toEqual([['10.1.2.3']]);
+    expect(lens.severityOfIp('10.1.2.3')).toBe('unknown');
+    expect(lens.severityOfIp('192.168.0.9')).toBe('pending');
+    lens.dispose();
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseTabMessage } from '@/lib/page/tab-messages';
+import { parseEnvelope } from '@/lib/messaging';
+
+const cases: unknown[] = [
+  { type: 'tab:get-page-ips', payload: {} },
+  { type: 'tab:get-page-ips' },
+  { type: 'tab:get-page-ips', payload: { x: 1 } },
+  { type: 'tab:show-lookup', payload: { text: 'see 1.2.3.4' } },
+  { type: 'tab:show-lookup', payload: { text: 42 } },
+  { type: 'tab:show-lookup', payload: { text: 'x'.repeat(100_001) } },
+  { type: 'tab:show-lookup', payload: { text: 'a', extra: true } },
+  { type: 'tab:show-lookup', payload: [] },
+  { type: 'tab:get-page-ips', payload: {}, sneaky: 1 },
+  { type: 'tab:nope', payload: {} },
+];
+
+describe('tab message validation', () => {
+  it('accepts and rejects exactly what the protocol schemas do', () => {
+    for (const raw of cases) {
+      const mine = parseTabMessage(raw);
+      const schema = parseEnvelope(raw);
+      expect(mine?.ok, JSON.stringify(raw).slice(0, 80)).toBe(schema.ok);
+      if (mine?.ok && schema.ok) expect(mine.message).toEqual(schema.envelope);
+    }
+  });
+
+  it('leaves messages that are not tab messages to others', () => {
+    expect(parseTabMessage({ type: 'cs:lookup', payload: {} })).toBeNull();
+    expect(parseTabMessage('tab:get-page-ips')).toBeNull();
+    expect(parseTabMessage(null)).toBeNull();
+  });
+});
