@@ -44,7 +44,9 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
   ['second', 1000],
 ];
-const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+// Built on first use: it costs tens of ms, which at module load would land in the content
+// script's first task on every scanned page.
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
 
 /** `3 days ago`, `in 2 hours` (clock skew), `now`. */
 export function formatRelative(iso: string | null | undefined, now: number = Date.now()): string | null {
@@ -53,6 +55,7 @@ export function formatRelative(iso: string | null | undefined, now: number = Dat
   const diff = ms - now;
   for (const [unit, size] of UNITS) {
     if (Math.abs(diff) >= size || unit === 'second') {
+      relativeFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
       return relativeFormat.format(Math.round(diff / size), unit);
     }
   }
