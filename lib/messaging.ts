@@ -65,6 +65,7 @@ export interface MessageReplies {
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };
+  /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
   'tab:show-lookup': { ok: true };
 }

@@ -84,8 +84,13 @@ export function PageSection(props: PageSectionProps) {
           <p class="page-title" title={state.url}>
             {state.title || state.url}
           </p>
-          {!state.scanning && <p class="muted">Scanning is off for this page: the list may be incomplete.</p>}
-          <SiteButtons store={store} pageScanned={state.scanning} />
+          {state.scanning && (
+            <p class="muted" role="status">
+              Still scanning this page: the list may grow.
+            </p>
+          )}
+          {/* The content script answered, so this page is scanned and followed as it changes. */}
+          <SiteButtons store={store} pageScanned />
           {state.rows.length === 0 ? (
             <p>No IP addresses found on this page yet.</p>
           ) : (

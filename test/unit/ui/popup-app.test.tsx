@@ -79,6 +79,11 @@ describe('popup', () => {
     const root = await mount(<PopupApp />, s);
     const rowIps = () => [...root.querySelectorAll('tbody .ip-button')].map((b) => b.textContent);
     expect(rowIps()).toEqual(['203.0.113.66', '198.51.100.4', '10.0.0.1']);
+    // The content script answered: the page is scanned, and its scan is still running.
+    expect(text(root)).toContain('Still scanning this page: the list may grow.');
+    const pageButtons = [...root.querySelectorAll('[aria-labelledby="page-heading"] button')].map((b) => b.textContent);
+    expect(pageButtons).toContain('Scan this site');
+    expect(pageButtons).not.toContain('Scan this page');
     // Page text is text: the "reputation" with markup is shown, never parsed.
     expect(root.querySelector('img')).toBeNull();
     expect(text(root)).toContain('<img src=x onerror=alert(1)>');
