@@ -41,7 +41,13 @@ export default defineConfig({
     ...(browser === 'firefox'
       ? {
           browser_specific_settings: {
-            gecko: { id: 'ip-reputation-lens@iplens.dev', strict_min_version: '128.0' },
+            gecko: {
+              id: 'ip-reputation-lens@iplens.dev',
+              // MV3 with the CSS Custom Highlight API, which Firefox ships from 140.
+              strict_min_version: '140.0',
+              // IPs found in page text are sent to the threat-intelligence API.
+              data_collection_permissions: { required: ['websiteContent'] },
+            },
           },
         }
       : {}),

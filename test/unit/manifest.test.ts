@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import config from '../../wxt.config';
+
+type ManifestFn = (env: { mode: string; browser: string; manifestVersion: number; command: string }) => Record<string, unknown>;
+const manifestFor = (mode: string, browser = 'chrome') =>
+  (config.manifest as ManifestFn)({ mode, browser, manifestVersion: 3, command: 'build' });
+
+describe('manifest', () => {
+  it('release build: minimal permissions, host access only to the default API origin', () => {
+    const m = manifestFor('production');
+    expect(m.permissions).toEqual(['storage', 'activeTab', 'contextMenus', 'scripting']);
+    expect(m.host_permissions).toEqual(['https://ipswamp.com/*']);
+    // Custom API origins and sites to scan are asked for at runtime, one origin at a time.
+    expect(m.optional_host_permissions).toEqual(['*://*/*']);
+    expect(m).not.toHaveProperty('content_scripts');
+  });
+
+  it('e2e and demo builds add loopback hosts for the simulator; the release build does not', () => {
+    for (const mode of ['e2e', 'demo']) {
+      expect(manifestFor(mode).host_permissions).toEqual(['https://ipswamp.com/*', 'http://127.0.0.1/*', 'http://localhost/*']);
+    }
+    expect(JSON.stringify(manifestFor('production'))).not.toMatch(/127\.0\.0\.1|localhost/);
+  });
+
+  it('Firefox build carries its add-on id and data collection declaration', () => {
+    const gecko = (manifestFor('production', 'firefox').browser_specific_settings as { gecko: Record<string, unknown> }).gecko;
+    expect(gecko.id).toBe('ip-reputation-lens@iplens.dev');
+    expect(gecko.data_collection_permissions).toEqual({ required: ['websiteContent'] });
+  });
+});
