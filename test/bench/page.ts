@@ -15,41 +15,18 @@
  * RUNS fresh browsers; ratios are what to watch, the machine is shared and absolute times drift.
  */
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BASE_CHROMIUM_ARGS, chromiumExecutable, launchWithExtension } from '../e2e/chromium';
 import { UNLIMITED_KEY } from '../sim/keys';
+import { benchExtensionDir } from './extension-build';
 import { startSimulator, type Simulator } from '../sim/server';
 
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 3);
 /** The page-side pattern for the references and for counting: dotted quads in text. */
 const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
 const VIEWPORT = { width: 1280, height: 800 };
-
-function extensionDir(): string {
-  const candidates = [process.env.BENCH_EXTENSION_DIR, process.env.E2E_EXTENSION_DIR, '.output/chrome-mv3-e2e'].filter((d): d is string => !!d);
-  const found = candidates.map((d) => path.resolve(d)).find((d) => existsSync(path.join(d, 'manifest.json')));
-  if (found) return found;
-  console.log('No e2e build found: building one into .output-bench …');
-  execFileSync('npx', ['wxt', 'build', '--mode', 'e2e'], { stdio: 'inherit', env: { ...process.env, WXT_OUT_DIR: '.output-bench' } });
-  return path.resolve('.output-bench/chrome-mv3-e2e');
-}
-
-function executable(): string | undefined {
-  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
-}
-
-const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-async function launch(dir: string, userDataDir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(userDataDir, {
-    executablePath: executable(),
-    headless: true,
-    viewport: VIEWPORT,
-    args: [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, ...BASE_ARGS],
-  });
-}
 
 /** tsx (esbuild) names inner functions with a `__name` helper the page does not have. */
 const NAME_SHIM = { content: 'window.__name = window.__name || ((f) => f);' };
@@ -252,7 +229,7 @@ interface ExtensionRun {
 
 async function withExtension<T>(sim: Simulator, dir: string, fn: (context: BrowserContext, ext: Page, id: string) => Promise<T>): Promise<T> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'iplens-bench-page-'));
-  const context = await launch(dir, userDataDir);
+  const context = await launchWithExtension(userDataDir, { extensionDir: dir, viewport: VIEWPORT });
   try {
     const worker = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker'));
     const id = new URL(worker.url()).host;
@@ -373,7 +350,7 @@ interface References {
 
 /** The two references, in a browser without the extension, on a fresh copy of the page each. */
 async function runReferences(sim: Simulator): Promise<References> {
-  const browser = await chromium.launch({ executablePath: executable(), headless: true, args: BASE_ARGS });
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
   try {
     const url = `${sim.origin}/pages/siem/big-table.html`;
     const floorPage = await browser.newPage({ viewport: VIEWPORT });
@@ -445,7 +422,7 @@ const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const n = (v: number) => v.toLocaleString('en-US');
 
 export async function run(): Promise<void> {
-  const dir = extensionDir();
+  const dir = benchExtensionDir();
   const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
   try {
     const registered: ExtensionRun[] = [];

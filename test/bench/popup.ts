@@ -10,25 +10,17 @@
  * page) until its `iplens:popup-ready` mark (quota meter and page list rendered), and the
  * blank page until its load event. Both timed from navigation start.
  */
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { launchWithExtension } from '../e2e/chromium';
 import { DEMO_KEY } from '../sim/keys';
+import { benchExtensionDir } from './extension-build';
 import { configureApi, extensionUrl, startUiSimulator, tabIdOf } from '../e2e/ui-helpers';
 
 const RUNS = Number(process.env.BENCH_POPUP_RUNS ?? 30);
 const EXTRA_ROWS = 200;
-
-function extensionSource(): string {
-  const candidates = [process.env.BENCH_EXTENSION_DIR, '.output/chrome-mv3-e2e'].filter((d): d is string => !!d);
-  const found = candidates.map((d) => path.resolve(d)).find((d) => existsSync(path.join(d, 'manifest.json')));
-  if (found) return found;
-  console.log('No e2e build found: building one into .output-bench …');
-  execFileSync('npx', ['wxt', 'build', '--mode', 'e2e'], { stdio: 'inherit', env: { ...process.env, WXT_OUT_DIR: '.output-bench' } });
-  return path.resolve('.output-bench/chrome-mv3-e2e');
-}
 
 /** A copy of the build with `blank.html`: the same document head (CSS), no script, no body. */
 function prepareExtension(source: string): string {
@@ -38,28 +30,6 @@ function prepareExtension(source: string): string {
   const blank = popupHtml.replace(/<script[^>]*><\/script>\s*/g, '').replace(/<link rel="modulepreload"[^>]*>\s*/g, '');
   writeFileSync(path.join(dir, 'blank.html'), blank);
   return dir;
-}
-
-function executable(): string | undefined {
-  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
-}
-
-async function launch(extensionDir: string, userDataDir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(userDataDir, {
-    executablePath: executable(),
-    headless: true,
-    viewport: { width: 480, height: 600 },
-    args: [
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
 }
 
 /** [IPs the tab's content script found, how many of them have a result]. */
@@ -118,10 +88,10 @@ function percentile(values: number[], p: number): number {
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
 export async function run(): Promise<void> {
-  const extensionDir = prepareExtension(extensionSource());
+  const extensionDir = prepareExtension(benchExtensionDir());
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'iplens-bench-profile-'));
   const ui = await startUiSimulator({ extraRows: EXTRA_ROWS });
-  const context = await launch(extensionDir, userDataDir);
+  const context = await launchWithExtension(userDataDir, { extensionDir, viewport: { width: 480, height: 600 } });
   try {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     const extensionId = new URL(worker.url()).host;

@@ -5,20 +5,11 @@
  */
 import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test';
 import path from 'node:path';
+import { SEVERITIES, type Severity } from '../../lib/severity';
 import { startSimulator, type Simulator } from '../sim/server';
 
-export const SEVERITY_NAMES = [
-  'critical',
-  'high',
-  'medium',
-  'low',
-  'clean',
-  'whitelisted',
-  'unknown',
-  'skipped',
-  'pending',
-] as const;
-export type SeverityName = (typeof SEVERITY_NAMES)[number];
+export const SEVERITY_NAMES = SEVERITIES;
+export type SeverityName = Severity;
 
 export const UNLIMITED_KEY = 'unlimited-key';
 
