@@ -142,7 +142,11 @@ export async function run(): Promise<void> {
     const ratio50 = percentile(ready, 50) / percentile(blank, 50);
     const ratio95 = percentile(ready, 95) / percentile(blank, 95);
     console.log(`  ratio popup ready / blank page: p50 ${ratio50.toFixed(2)}×, p95 ${ratio95.toFixed(2)}×`);
-    console.log(`  (target: popup ready under 100 ms with a warm cache; p50 here ${ms(percentile(ready, 50))})`);
+    // What the popup itself adds: each run's ready time minus the blank page loaded right after
+    // it, which removes the browser's navigation cost (about 100 ms here for an empty page).
+    const own = ready.map((r, i) => r - blank[i]!);
+    console.log(`  popup's own time (ready − blank, per run): p50 ${ms(percentile(own, 50))}, p95 ${ms(percentile(own, 95))}`);
+    console.log(`  (target: popup ready under 100 ms with a warm cache; from navigation start p50 ${ms(percentile(ready, 50))}, own time p50 ${ms(percentile(own, 50))})`);
   } finally {
     await context.close();
     await ui.close();
