@@ -17,6 +17,7 @@ import { createIdbCacheStore } from '../../lib/lookup/idb-cache-store';
 import { LookupService } from '../../lib/lookup/lookup-service';
 import { createMemoryLedgerStore } from '../../lib/lookup/quota-ledger';
 import type { LookupPolicy } from '../../lib/settings';
+import { prng } from '../sim/dataset';
 import { startSimulator, type Simulator } from '../sim/server';
 
 const CALLERS = 10;
@@ -60,19 +61,9 @@ function ipAt(i: number, salt: number): string {
   return `${first}.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 }
 
-/** Deterministic shuffle (mulberry32) so every run asks the same way. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function buildWorkload(uniqueCount: number, salt: number): Workload {
-  const random = rng(uniqueCount + salt);
+  // Deterministic shuffle so every run asks the same way.
+  const random = prng(uniqueCount + salt);
   const unique = Array.from({ length: uniqueCount }, (_, i) => ipAt(i, salt));
   const own = Array.from({ length: CALLERS }, (_, c) => unique.filter((_, i) => i % CALLERS === c));
   const messages = own.map((mine, c) => {

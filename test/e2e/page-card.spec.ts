@@ -2,25 +2,14 @@
  * The hover card: simulator data on hover, "Details" with network information, Escape,
  * screen-reader semantics, and API text rendered as text (the simulator's XSS fixture).
  */
-import type { Simulator } from '../sim/server';
 import { expect, test } from './fixtures';
-import { clickCardButton, configure, hoverIp, markedIps, pageUrl, readCard, setSiteScanning, startPageSimulator } from './page-support';
+import { clickCardButton, hoverIp, markedIps, pageUrl, readCard, usePageSimulator } from './page-support';
 
-let sim: Simulator;
-test.beforeAll(async () => {
-  sim = await startPageSimulator();
-});
-test.afterAll(async () => {
-  await sim.close();
-});
-test.beforeEach(async ({ context, extensionId }) => {
-  await configure(context, extensionId, sim);
-  await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
-});
+const env = usePageSimulator({ scanLoopback: true });
 
 test('hovering an IP shows its reputation; Details adds the network information', async ({ context }) => {
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'splunk-events.html'));
+  await page.goto(pageUrl(env.sim, 'splunk-events.html'));
   await expect.poll(() => markedIps(page, 'critical')).toContain('185.220.101.1');
   const cdp = await context.newCDPSession(page);
 
@@ -38,12 +27,12 @@ test('hovering an IP shows its reputation; Details adds the network information'
   const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string } }[] };
   expect(nodes.some((n) => n.role?.value === 'dialog' && n.name?.value === 'IP reputation: 185.220.101.1')).toBe(true);
 
-  const detailed = sim.requestLog.filter((r) => r.path === '/checkIP').length;
+  const detailed = env.sim.requestLog.filter((r) => r.path === '/checkIP').length;
   await clickCardButton(page, cdp, /^Details$/);
   await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('AS60729');
   const text = (await readCard(cdp))!.text;
   for (const expected of ['Stiftung Erneuerbare Freiheit', 'torservers.net', 'Germany', 'Europe']) expect(text).toContain(expected);
-  expect(sim.requestLog.filter((r) => r.path === '/checkIP').length).toBe(detailed + 1);
+  expect(env.sim.requestLog.filter((r) => r.path === '/checkIP').length).toBe(detailed + 1);
 
   await page.keyboard.press('Escape');
   await expect.poll(() => readCard(cdp)).toBeNull();
@@ -51,7 +40,7 @@ test('hovering an IP shows its reputation; Details adds the network information'
 
 test('the card moves to another IP and closes when the pointer leaves', async ({ context }) => {
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'splunk-events.html'));
+  await page.goto(pageUrl(env.sim, 'splunk-events.html'));
   await expect.poll(() => markedIps(page, 'high')).toContain('23.129.64.130');
   const cdp = await context.newCDPSession(page);
   await hoverIp(page, '23.129.64.130');
@@ -72,7 +61,7 @@ test('markup in API strings is shown as text, never run', async ({ context }) =>
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await page.goto(pageUrl(sim, 'splunk-events.html'));
+  await page.goto(pageUrl(env.sim, 'splunk-events.html'));
   await expect.poll(() => markedIps(page, 'high')).toContain('93.184.216.66');
   const cdp = await context.newCDPSession(page);
   await hoverIp(page, '93.184.216.66');
@@ -89,7 +78,7 @@ test('markup in API strings is shown as text, never run', async ({ context }) =>
 
 test('the context menu lookup shows a card for the IPs of the selection', async ({ context, extensionId }) => {
   const page = await context.newPage();
-  const url = pageUrl(sim, 'frames-shadow.html');
+  const url = pageUrl(env.sim, 'frames-shadow.html');
   await page.goto(url);
   await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
   await page.locator('#top-line').evaluate((el) => getSelection()!.selectAllChildren(el));

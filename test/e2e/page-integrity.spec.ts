@@ -4,35 +4,15 @@
  * site is no longer scanned, one-off scans inject once, and the badge counts risky IPs.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import type { Simulator } from '../sim/server';
 import { expect, test } from './fixtures';
-import {
-  configure,
-  hoverIp,
-  markedIps,
-  pageUrl,
-  readCard,
-  sendFromExtension,
-  serialisePage,
-  setSiteScanning,
-  startPageSimulator,
-} from './page-support';
+import { hoverIp, markedIps, pageUrl, readCard, sendFromExtension, serialisePage, setSiteScanning, usePageSimulator } from './page-support';
 
 declare const chrome: {
   tabs: { query(q: { url: string }): Promise<{ id: number }[]> };
   action: { getBadgeText(d: { tabId: number }): Promise<string> };
 };
 
-let sim: Simulator;
-test.beforeAll(async () => {
-  sim = await startPageSimulator();
-});
-test.afterAll(async () => {
-  await sim.close();
-});
-test.beforeEach(async ({ context, extensionId }) => {
-  await configure(context, extensionId, sim);
-});
+const env = usePageSimulator({ scanLoopback: false });
 
 async function openUnscanned(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
@@ -53,7 +33,7 @@ test('the page DOM is byte-for-byte unchanged apart from the card host', async (
   const pages = ['splunk-events.html', 'kibana-discover.html', 'frames-shadow.html'];
   const baseline: string[] = [];
   for (const name of pages) {
-    const page = await openUnscanned(context, pageUrl(sim, name));
+    const page = await openUnscanned(context, pageUrl(env.sim, name));
     expect(await page.evaluate(() => CSS.highlights.size)).toBe(0);
     baseline.push(await serialisePage(page));
     await page.close();
@@ -61,7 +41,7 @@ test('the page DOM is byte-for-byte unchanged apart from the card host', async (
   await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
   for (const [i, name] of pages.entries()) {
     const page = await context.newPage();
-    await page.goto(pageUrl(sim, name));
+    await page.goto(pageUrl(env.sim, name));
     await expect.poll(() => markedIps(page, 'critical')).toContain('185.220.101.1');
     const cdp = await context.newCDPSession(page);
     await hoverIp(page, '185.220.101.1');
@@ -85,7 +65,7 @@ test('the page DOM is byte-for-byte unchanged apart from the card host', async (
 test("the console's own click handlers and text keep working", async ({ context, extensionId }) => {
   await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'kibana-discover.html'));
+  await page.goto(pageUrl(env.sim, 'kibana-discover.html'));
   await expect.poll(() => markedIps(page, 'critical')).toContain('185.220.101.1');
   const cdp = await context.newCDPSession(page);
   await hoverIp(page, '185.220.101.1');
@@ -104,7 +84,7 @@ test("the console's own click handlers and text keep working", async ({ context,
   expect(text).toMatch(/^sshd\[4000\]: Failed password for root from 185\.220\.101\.1 port 40000 ssh2$/);
 
   const frames = await context.newPage();
-  await frames.goto(pageUrl(sim, 'frames-shadow.html'));
+  await frames.goto(pageUrl(env.sim, 'frames-shadow.html'));
   await expect.poll(() => markedIps(frames, 'high')).toContain('23.129.64.130');
   await frames.locator('#assign').click();
   await expect(frames.locator('#owner')).toHaveText('Owner: analyst');
@@ -117,7 +97,7 @@ test('a site removed from the list is no longer scanned', async ({ context, exte
   await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
   await setSiteScanning(context, extensionId, 'http://localhost/*', true);
   const before = await context.newPage();
-  await before.goto(pageUrl(sim, 'frames-shadow.html', 'localhost'));
+  await before.goto(pageUrl(env.sim, 'frames-shadow.html', 'localhost'));
   await expect.poll(() => markedIps(before, 'critical')).toEqual(['185.220.101.1']);
   await before.close();
 
@@ -125,9 +105,9 @@ test('a site removed from the list is no longer scanned', async ({ context, exte
   expect(patterns).toEqual(['http://127.0.0.1/*']);
   // The top page comes from localhost (removed), its log frame from 127.0.0.1 (still listed):
   // once the frame is marked, the top document has long had its chance to be scanned.
-  const frameUrl = pageUrl(sim, 'frame-child.html');
+  const frameUrl = pageUrl(env.sim, 'frame-child.html');
   const page = await context.newPage();
-  await page.goto(`${pageUrl(sim, 'frames-shadow.html', 'localhost')}?frame=${encodeURIComponent(frameUrl)}`);
+  await page.goto(`${pageUrl(env.sim, 'frames-shadow.html', 'localhost')}?frame=${encodeURIComponent(frameUrl)}`);
   const frame = () => page.frames().find((f) => f.url() === frameUrl);
   await expect.poll(() => frame() && markedIps(frame()!, 'critical')).toEqual(['185.220.101.1']);
   await page.waitForLoadState('load');
@@ -135,7 +115,7 @@ test('a site removed from the list is no longer scanned', async ({ context, exte
 });
 
 test('a one-off scan injects once, and the badge counts high and critical IPs', async ({ context, extensionId }) => {
-  const url = pageUrl(sim, 'splunk-events.html');
+  const url = pageUrl(env.sim, 'splunk-events.html');
   const page = await openUnscanned(context, url);
   expect(await page.evaluate(() => CSS.highlights.size)).toBe(0);
   const tabId = await tabIdOf(context, extensionId, url);

@@ -3,21 +3,10 @@
  * forms and editable regions left alone, frames and open shadow roots scanned.
  */
 import type { Page } from '@playwright/test';
-import type { Simulator } from '../sim/server';
 import { expect, test } from './fixtures';
-import { configure, highlightSizes, markedIps, markedTexts, pageUrl, setSiteScanning, startPageSimulator } from './page-support';
+import { highlightSizes, markedIps, markedTexts, pageUrl, usePageSimulator } from './page-support';
 
-let sim: Simulator;
-test.beforeAll(async () => {
-  sim = await startPageSimulator();
-});
-test.afterAll(async () => {
-  await sim.close();
-});
-test.beforeEach(async ({ context, extensionId }) => {
-  await configure(context, extensionId, sim);
-  await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
-});
+const env = usePageSimulator({ scanLoopback: true });
 
 /** Marks on rows of the virtualised grid that are in the DOM now, from a given row on. */
 function gridMarks(page: Page, fromRow: number) {
@@ -40,7 +29,7 @@ function gridMarks(page: Page, fromRow: number) {
 
 test('Kibana-like virtualised grid: severities by name, and rows rendered on scroll get marked', async ({ context }) => {
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'kibana-discover.html'));
+  await page.goto(pageUrl(env.sim, 'kibana-discover.html'));
   await expect.poll(() => markedIps(page, 'critical')).toContain('185.220.101.1');
   await expect.poll(() => gridMarks(page, 0)).toMatchObject({ pending: 0 });
   expect(await markedIps(page, 'high')).toContain('23.129.64.130');
@@ -58,7 +47,7 @@ test('Kibana-like virtualised grid: severities by name, and rows rendered on scr
 
 test('Splunk-like events: form fields and editable regions are skipped, expanded JSON gets marked', async ({ context }) => {
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'splunk-events.html'));
+  await page.goto(pageUrl(env.sim, 'splunk-events.html'));
   await expect.poll(() => markedIps(page, 'critical')).toEqual(expect.arrayContaining(['185.220.101.1', '2a0b:4140:ddd::1']));
   await expect.poll(() => markedIps(page, 'unknown')).toContain('9.9.9.9');
   expect(await markedIps(page, 'high')).toEqual(expect.arrayContaining(['23.129.64.130', '93.184.216.66']));
@@ -80,7 +69,7 @@ test('Splunk-like events: form fields and editable regions are skipped, expanded
 
 test('live-updating alerts: new rows are marked and ranges of dropped rows are forgotten', async ({ context }) => {
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'live-alerts.html'));
+  await page.goto(pageUrl(env.sim, 'live-alerts.html'));
   await expect.poll(() => page.locator('#alerts tr').count(), { timeout: 20_000 }).toBe(100);
   await page.locator('#pause').click();
   await expect(page.locator('#pause')).toHaveText('Resume');
@@ -96,7 +85,7 @@ test('live-updating alerts: new rows are marked and ranges of dropped rows are f
 
 test('iframe and open shadow roots are scanned; a closed shadow root is left alone', async ({ context }) => {
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'frames-shadow.html'));
+  await page.goto(pageUrl(env.sim, 'frames-shadow.html'));
   await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
   await expect.poll(() => markedIps(page, 'high')).toEqual(['23.129.64.130']);
   await expect.poll(() => markedIps(page, 'medium')).toEqual(['45.155.205.233']);
@@ -112,7 +101,7 @@ test('iframe and open shadow roots are scanned; a closed shadow root is left alo
 
 test('mark style changes apply live', async ({ context, extensionId }) => {
   const page = await context.newPage();
-  await page.goto(pageUrl(sim, 'frames-shadow.html'));
+  await page.goto(pageUrl(env.sim, 'frames-shadow.html'));
   await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
   const style = () =>
     page.evaluate(() => {

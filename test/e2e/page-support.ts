@@ -7,6 +7,7 @@ import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test';
 import path from 'node:path';
 import { SEVERITIES, type Severity } from '../../lib/severity';
 import { startSimulator, type Simulator } from '../sim/server';
+import { test } from './fixtures';
 
 export const SEVERITY_NAMES = SEVERITIES;
 export type SeverityName = Severity;
@@ -21,6 +22,25 @@ declare const chrome: {
 
 export function startPageSimulator(): Promise<Simulator> {
   return startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
+}
+
+/**
+ * One simulator per spec file, serving the fixture pages. Before each test the extension is
+ * configured for it and, with `scanLoopback`, registered to scan every page on 127.0.0.1.
+ */
+export function usePageSimulator(options: { scanLoopback: boolean }): { readonly sim: Simulator } {
+  const env = {} as { sim: Simulator };
+  test.beforeAll(async () => {
+    env.sim = await startPageSimulator();
+  });
+  test.afterAll(async () => {
+    await env.sim.close();
+  });
+  test.beforeEach(async ({ context, extensionId }) => {
+    await configure(context, extensionId, env.sim);
+    if (options.scanLoopback) await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
+  });
+  return env;
 }
 
 export function pageUrl(sim: Simulator, name: string, host = '127.0.0.1'): string {

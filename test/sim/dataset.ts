@@ -195,8 +195,8 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
-/** mulberry32: small, fast, good enough to spread fields. */
-function prng(seed: number): () => number {
+/** mulberry32: small, fast, good enough to spread fields (and to shuffle bench workloads). */
+export function prng(seed: number): () => number {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
