@@ -6,26 +6,19 @@
 import { readFileSync } from 'node:fs';
 import { DEMO_KEY, LOW_QUOTA_KEY } from '../sim/keys';
 import { expect, launchWithExtension, serviceWorkerOf, test } from './fixtures';
-import { configureApi, extensionUrl, saveApiSettings, startUiSimulator, unreachableBaseUrl, type UiSimulator } from './ui-helpers';
+import { configureApi, extensionUrl, saveApiSettings, unreachableBaseUrl, useUiSimulator } from './ui-helpers';
 
-let ui: UiSimulator;
-test.beforeAll(async () => {
-  ui = await startUiSimulator();
-});
-test.afterAll(async () => {
-  await ui.close();
-});
-test.beforeEach(() => ui.sim.reset());
+const env = useUiSimulator();
 
 test.describe('API settings', () => {
   test('Save stores the key and the free verification shows the key name, organisation and usage', async ({ context, extensionId }) => {
-    const page = await saveApiSettings(context, extensionId, { baseUrl: ui.sim.baseUrl, apiKey: DEMO_KEY });
+    const page = await saveApiSettings(context, extensionId, { baseUrl: env.ui.sim.baseUrl, apiKey: DEMO_KEY });
     await expect(page.getByText('Key verified: SOC demo key')).toBeVisible();
     await expect(page.getByText('org-soc-demo')).toBeVisible();
     await expect(page.getByText(/0 of 1,000 requests/)).toBeVisible();
     // /account is free: nothing was charged.
-    expect(ui.sim.usage(DEMO_KEY)).toBe(0);
-    expect(ui.sim.requestLog.map((e) => e.path)).toContain('/account');
+    expect(env.ui.sim.usage(DEMO_KEY)).toBe(0);
+    expect(env.ui.sim.requestLog.map((e) => e.path)).toContain('/account');
   });
 
   test('the key is masked, with show and hide', async ({ context, extensionId }) => {
@@ -41,7 +34,7 @@ test.describe('API settings', () => {
   });
 
   test('a wrong key shows "invalid key"', async ({ context, extensionId }) => {
-    const page = await saveApiSettings(context, extensionId, { baseUrl: ui.sim.baseUrl, apiKey: 'wrong-key-123' });
+    const page = await saveApiSettings(context, extensionId, { baseUrl: env.ui.sim.baseUrl, apiKey: 'wrong-key-123' });
     await expect(page.getByRole('alert')).toContainText('Invalid key');
     await expect(page.getByRole('alert')).toContainText('HTTP 403: Invalid API key');
   });
@@ -53,8 +46,8 @@ test.describe('API settings', () => {
   });
 
   test('an exhausted quota is named as such by Test key, which says it costs a request', async ({ context, extensionId }) => {
-    ui.sim.setKey(LOW_QUOTA_KEY, { currentUsage: 5 });
-    const page = await saveApiSettings(context, extensionId, { baseUrl: ui.sim.baseUrl, apiKey: LOW_QUOTA_KEY });
+    env.ui.sim.setKey(LOW_QUOTA_KEY, { currentUsage: 5 });
+    const page = await saveApiSettings(context, extensionId, { baseUrl: env.ui.sim.baseUrl, apiKey: LOW_QUOTA_KEY });
     // /account still answers for an exhausted key: the usage shows the limit is reached.
     await expect(page.getByText(/5 of 5 requests, 0 left/)).toBeVisible();
     await expect(page.getByText('"Test key" uses 1 request of your quota.')).toBeVisible();
@@ -63,14 +56,14 @@ test.describe('API settings', () => {
   });
 
   test('Test key calls test-key, shows the result and uses one request', async ({ context, extensionId }) => {
-    const page = await saveApiSettings(context, extensionId, { baseUrl: ui.sim.baseUrl, apiKey: DEMO_KEY, authHeader: 'x-api-key' });
+    const page = await saveApiSettings(context, extensionId, { baseUrl: env.ui.sim.baseUrl, apiKey: DEMO_KEY, authHeader: 'x-api-key' });
     await expect(page.getByText('Key verified: SOC demo key')).toBeVisible();
     await page.getByRole('button', { name: 'Test key' }).click();
     await expect(page.getByText('Key works: SOC demo key')).toBeVisible();
     await expect(page.getByText('This test used 1 request')).toBeVisible();
-    expect(ui.sim.usage(DEMO_KEY)).toBe(1);
+    expect(env.ui.sim.usage(DEMO_KEY)).toBe(1);
     // The header mode is honoured.
-    expect(ui.sim.requestLog.at(-1)).toMatchObject({ path: '/test-key', auth: 'x-api-key' });
+    expect(env.ui.sim.requestLog.at(-1)).toMatchObject({ path: '/test-key', auth: 'x-api-key' });
   });
 
   test('the base URL validates as the user types and nothing invalid is saved', async ({ context, extensionId }) => {
@@ -132,7 +125,7 @@ test.describe('other sections', () => {
     const site = page.getByLabel('Site to add');
     await site.fill('kibana');
     await expect(page.getByText('Use a match pattern such as')).toBeVisible();
-    await site.fill(ui.pageUrl);
+    await site.fill(env.ui.pageUrl);
     await expect(page.getByText('Will add http://127.0.0.1/*')).toBeVisible();
     await page.getByRole('button', { name: 'Add site' }).click();
     const list = page.getByRole('list', { name: 'Sites to scan' });
@@ -143,7 +136,7 @@ test.describe('other sections', () => {
   });
 
   test('Clear cache shows the number of entries and clears them', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await context.newPage();
     await popup.goto(extensionUrl(extensionId, 'popup.html'));
     await popup.getByLabel('IP address or text').fill('185.220.101.1 23.129.64.130');
@@ -160,14 +153,14 @@ test.describe('other sections', () => {
   });
 
   test('settings export without the key and import all-or-nothing', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const page = await context.newPage();
     await page.goto(extensionUrl(extensionId, 'options.html'));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export settings' }).click()]);
     const file = readFileSync((await download.path())!, 'utf8');
     expect(file).not.toContain(DEMO_KEY);
     const exported = JSON.parse(file);
-    expect(exported.settings.apiBaseUrl).toBe(ui.sim.baseUrl);
+    expect(exported.settings.apiBaseUrl).toBe(env.ui.sim.baseUrl);
 
     const input = page.getByLabel('Import settings');
     await input.setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ markStyle: 'stripes' })) });
@@ -186,7 +179,7 @@ test.describe('other sections', () => {
 test('settings survive a browser restart', async ({ userDataDir }) => {
   let context = await launchWithExtension(userDataDir);
   let extensionId = new URL((await serviceWorkerOf(context)).url()).host;
-  await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+  await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
   const page = await context.newPage();
   await page.goto(extensionUrl(extensionId, 'options.html'));
   await page.getByLabel('Per-page cap').fill('123');
@@ -199,7 +192,7 @@ test('settings survive a browser restart', async ({ userDataDir }) => {
     extensionId = new URL((await serviceWorkerOf(context)).url()).host;
     const again = await context.newPage();
     await again.goto(extensionUrl(extensionId, 'options.html'));
-    await expect(again.getByLabel('API base URL')).toHaveValue(ui.sim.baseUrl);
+    await expect(again.getByLabel('API base URL')).toHaveValue(env.ui.sim.baseUrl);
     await expect(again.getByLabel('API key', { exact: true })).toHaveValue(DEMO_KEY);
     await expect(again.getByLabel('Per-page cap')).toHaveValue('123');
     // And the background uses them: the popup's quota comes from the same key.

@@ -7,17 +7,10 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
 import { DEMO_KEY, LOW_QUOTA_KEY } from '../sim/keys';
 import { expect, test } from './fixtures';
-import { configureApi, extensionUrl, IPS, saveApiSettings, startUiSimulator, tabIdOf, unreachableBaseUrl, type UiSimulator } from './ui-helpers';
+import { configureApi, extensionUrl, IPS, saveApiSettings, tabIdOf, unreachableBaseUrl, useUiSimulator } from './ui-helpers';
 import { takeUiScreenshots } from './ui-screenshots';
 
-let ui: UiSimulator;
-test.beforeAll(async () => {
-  ui = await startUiSimulator();
-});
-test.afterAll(async () => {
-  await ui.close();
-});
-test.beforeEach(() => ui.sim.reset());
+const env = useUiSimulator();
 
 async function openPopup(context: BrowserContext, extensionId: string, query = ''): Promise<Page> {
   const popup = await context.newPage();
@@ -32,7 +25,7 @@ async function lookUp(popup: Page, text: string): Promise<void> {
 
 test.describe('Look up', () => {
   test('one IP gets a detailed lookup with score, reputation, hits, last attack and every ipInfo field', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await openPopup(context, extensionId);
     await lookUp(popup, IPS.critical);
     const card = popup.getByRole('region', { name: `Reputation of ${IPS.critical}` });
@@ -44,11 +37,11 @@ test.describe('Look up', () => {
     for (const value of ['AS60729', 'Stiftung Erneuerbare Freiheit', 'torservers.net', 'Germany', 'DE', 'Europe', 'EU']) {
       await expect(network).toContainText(value);
     }
-    expect(ui.sim.requestLog.at(-1)).toMatchObject({ path: '/checkIP', status: 200 });
+    expect(env.ui.sim.requestLog.at(-1)).toMatchObject({ path: '/checkIP', status: 200 });
   });
 
   test('the whitelist information of a whitelisted IP is shown', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await openPopup(context, extensionId);
     await lookUp(popup, IPS.whitelisted);
     const card = popup.getByRole('region', { name: `Reputation of ${IPS.whitelisted}` });
@@ -57,7 +50,7 @@ test.describe('Look up', () => {
   });
 
   test('pasted text: IPs extracted, private ones skipped, the rest looked up in bulk and listed riskiest first', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await openPopup(context, extensionId);
     const log = [
       `Nov 28 22:14:05 sshd[811]: Failed password for root from ${IPS.clean} port 53`,
@@ -70,7 +63,7 @@ test.describe('Look up', () => {
     await expect(popup.getByText(`Skipped: ${IPS.private} (private), 192.168.1.20 (private).`)).toBeVisible();
     const rows = popup.locator('tbody .ip-button');
     await expect(rows).toHaveText([IPS.critical, IPS.medium, IPS.clean, IPS.private, '192.168.1.20']);
-    expect(ui.sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(1);
+    expect(env.ui.sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(1);
 
     const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
@@ -83,15 +76,15 @@ test.describe('Look up', () => {
   });
 
   test('invalid input gets an inline message and sends nothing', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await openPopup(context, extensionId);
-    const before = ui.sim.requestLog.length;
+    const before = env.ui.sim.requestLog.length;
     await lookUp(popup, '300.1.2.3');
     await expect(popup.getByText('"300.1.2.3" is not a valid IP address.')).toBeVisible();
     await expect(popup.getByLabel('IP address or text')).toHaveAttribute('aria-invalid', 'true');
     await lookUp(popup, 'nothing to see here');
     await expect(popup.getByText('No IP addresses found in this text.')).toBeVisible();
-    expect(ui.sim.requestLog.slice(before).filter((e) => e.path.startsWith('/checkIP'))).toEqual([]);
+    expect(env.ui.sim.requestLog.slice(before).filter((e) => e.path.startsWith('/checkIP'))).toEqual([]);
   });
 
   test('without a key the popup says so and opens the options in one click', async ({ context, extensionId }) => {
@@ -104,7 +97,7 @@ test.describe('Look up', () => {
   });
 
   test('keyboard only: the input has focus on open, Enter looks up, Tab reaches every control', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await openPopup(context, extensionId);
     await expect(popup.getByLabel('IP address or text')).toBeFocused();
     await popup.keyboard.type(IPS.high);
@@ -121,7 +114,7 @@ test.describe('Look up', () => {
   });
 
   test('API text is shown as text, never run as HTML', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await openPopup(context, extensionId);
     await lookUp(popup, IPS.xss);
     const card = popup.getByRole('region', { name: `Reputation of ${IPS.xss}` });
@@ -133,7 +126,7 @@ test.describe('Look up', () => {
 
 test.describe('errors', () => {
   test('wrong key', async ({ context, extensionId }) => {
-    await saveApiSettings(context, extensionId, { baseUrl: ui.sim.baseUrl, apiKey: 'wrong-key-123' });
+    await saveApiSettings(context, extensionId, { baseUrl: env.ui.sim.baseUrl, apiKey: 'wrong-key-123' });
     const popup = await openPopup(context, extensionId);
     await lookUp(popup, IPS.critical);
     const alert = popup.locator('[data-error-kind="invalid-key"]').first();
@@ -149,9 +142,9 @@ test.describe('errors', () => {
   });
 
   test('rate limited (429): the pause and when lookups resume are shown', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     // A Retry-After longer than the client waits in place: the background pauses its queue.
-    ui.sim.setFaults({ rateLimit: { count: 50, path: '*', retryAfterSeconds: 120 } });
+    env.ui.sim.setFaults({ rateLimit: { count: 50, path: '*', retryAfterSeconds: 120 } });
     const popup = await openPopup(context, extensionId);
     await lookUp(popup, IPS.high);
     const notice = popup.locator('[data-error-kind="rate-limited"]').first();
@@ -162,8 +155,8 @@ test.describe('errors', () => {
   });
 
   test('quota exhausted', async ({ context, extensionId }) => {
-    ui.sim.setKey(LOW_QUOTA_KEY, { currentUsage: 5 });
-    await configureApi(context, extensionId, ui.sim.baseUrl, LOW_QUOTA_KEY);
+    env.ui.sim.setKey(LOW_QUOTA_KEY, { currentUsage: 5 });
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, LOW_QUOTA_KEY);
     const popup = await openPopup(context, extensionId);
     await expect(popup.getByText('5 of 5 used')).toBeVisible();
     await expect(popup.getByText('Exhausted', { exact: true })).toBeVisible();
@@ -175,8 +168,8 @@ test.describe('errors', () => {
 
 test.describe('quota meter', () => {
   test('shows used / limit with the reserve, the state and the last refresh, and refreshes', async ({ context, extensionId }) => {
-    ui.sim.setKey(DEMO_KEY, { currentUsage: 950 });
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    env.ui.sim.setKey(DEMO_KEY, { currentUsage: 950 });
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const popup = await openPopup(context, extensionId);
     await expect(popup.getByText('950 of 1,000 used')).toBeVisible();
     await expect(popup.getByText('Reserve reached', { exact: true })).toBeVisible();
@@ -184,7 +177,7 @@ test.describe('quota meter', () => {
     await expect(popup.getByText('Reserve: the last 100 requests are kept for manual lookups.')).toBeVisible();
     await expect(popup.getByText(/^Updated .* UTC\)$/)).toBeVisible();
     await expect(popup.getByRole('meter', { name: 'Quota used' })).toHaveAttribute('aria-valuenow', '95');
-    ui.sim.setKey(DEMO_KEY, { currentUsage: 100 });
+    env.ui.sim.setKey(DEMO_KEY, { currentUsage: 100 });
     await popup.getByRole('button', { name: 'Refresh quota' }).click();
     await expect(popup.getByText('100 of 1,000 used')).toBeVisible();
     await expect(popup.getByText('OK', { exact: true })).toBeVisible();
@@ -193,11 +186,11 @@ test.describe('quota meter', () => {
 
 test.describe('This page', () => {
   test('scan, list with severities, filter, sort, details, scan the site and stop', async ({ context, extensionId }) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const site = await context.newPage();
-    await site.goto(ui.pageUrl);
+    await site.goto(env.ui.pageUrl);
     const popup = await openPopup(context, extensionId);
-    const tabId = await tabIdOf(popup, ui.pageUrl);
+    const tabId = await tabIdOf(popup, env.ui.pageUrl);
     await popup.goto(extensionUrl(extensionId, 'popup.html', `?tab=${tabId}`));
     const section = popup.getByRole('region', { name: 'This page' });
 
@@ -250,7 +243,7 @@ test.describe('This page', () => {
 test.describe('layout', () => {
   for (const width of [360, 800]) {
     test(`fits ${width} px without horizontal scrolling`, async ({ context, extensionId }) => {
-      await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+      await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
       const popup = await context.newPage();
       await popup.setViewportSize({ width, height: 700 });
       await popup.goto(extensionUrl(extensionId, 'popup.html'));
@@ -263,7 +256,7 @@ test.describe('layout', () => {
   }
 
   test('screenshots in light and dark mode', async ({ context, extensionId }, testInfo) => {
-    await configureApi(context, extensionId, ui.sim.baseUrl, DEMO_KEY);
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const files = await takeUiScreenshots(context, extensionId, testInfo.outputPath('screenshots'), { lookupIp: IPS.critical });
     expect(files.map((f) => f.split('/').pop())).toEqual(['popup-light.png', 'options-light.png', 'popup-dark.png', 'options-dark.png']);
     // Dark mode really is dark: the page background differs between the schemes.

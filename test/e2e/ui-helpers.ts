@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSimulator, type Simulator } from '../sim/server';
+import { test } from './fixtures';
 
 /** Named simulator fixtures (test/sim/dataset.ts): fixed whatever the seed. */
 export const IPS = {
@@ -63,6 +64,22 @@ export async function startUiSimulator(options: { extraRows?: number } = {}): Pr
 }
 
 /** A loopback URL where nothing listens: the "unreachable server" case. */
+/**
+ * One UI simulator per spec file, started before its tests and stopped after them; usage,
+ * log and faults are reset before each test.
+ */
+export function useUiSimulator(): { readonly ui: UiSimulator } {
+  const env = {} as { ui: UiSimulator };
+  test.beforeAll(async () => {
+    env.ui = await startUiSimulator();
+  });
+  test.afterAll(async () => {
+    await env.ui.close();
+  });
+  test.beforeEach(() => env.ui.sim.reset());
+  return env;
+}
+
 export async function unreachableBaseUrl(): Promise<string> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
