@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { candidateRegex } from '../../../lib/ip/candidate-pattern';
 import { candidateEnd, nextCandidate } from '../../../lib/ip/candidate-scan';
-import { ipLikeText } from './arbitraries';
+import { ipLikeText, runs } from './arbitraries';
 
 /** Candidates as `start:text`, each search resuming after the previous candidate. */
 function viaAnchors(text: string): string[] {
@@ -23,7 +23,7 @@ describe('nextCandidate', () => {
       fc.property(ipLikeText, (text) => {
         expect(viaAnchors(text)).toEqual(viaGlobalSearch(text));
       }),
-      { numRuns: 1500 },
+      runs(1500),
     );
   });
 

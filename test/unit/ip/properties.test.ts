@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { classifyIp, findIps, normalizeIp } from '../../../lib/ip';
 import type { IpClass } from '../../../lib/ip';
 import { referenceCanonical } from '../../fixtures/ip-corpus/load-corpus';
-import { ipLikeText, ipv4Text, ipv6Text, prefix, suffix } from './arbitraries';
+import { ipLikeText, ipv4Text, ipv6Text, prefix, runs, suffix } from './arbitraries';
 
-const RUNS = { numRuns: 400 };
+const RUNS = runs(400);
 
 describe('properties: a valid address in any surroundings', () => {
   it('IPv4, plain or defanged, is found alone with exact offsets', () => {
@@ -87,11 +87,11 @@ describe('properties: arbitrary text', () => {
   }
 
   it('never throws; matches are sorted, disjoint and parse back to themselves (IP-like soup)', () => {
-    fc.assert(fc.property(ipLikeText, checkInvariants), { numRuns: 1000 });
+    fc.assert(fc.property(ipLikeText, checkInvariants), runs(1000));
   });
 
   it('never throws on any Unicode text', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), checkInvariants), { numRuns: 200 });
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), checkInvariants), runs(200));
   });
 });
 
@@ -156,7 +156,7 @@ describe('properties: classification agrees with ipaddr.js ranges', () => {
         if (allowed === 'embedded') expect(kind).toBe(embeddedClass(parsed as ipaddr.IPv6));
         else expect(allowed).toContain(kind);
       }),
-      { numRuns: 1000 },
+      runs(1000),
     );
   });
 });
