@@ -5,8 +5,9 @@
  */
 import { storage } from 'wxt/utils/storage';
 import { z } from 'zod';
-import { BUILD_DEFAULTS } from './build-defaults';
-import { DEFAULT_THRESHOLDS } from './severity';
+import { DEFAULT_SETTINGS, SITE_PATTERN, SITE_PATTERN_HINT } from './settings-defaults';
+
+export { DEFAULT_LOOKUP_POLICY, DEFAULT_SETTINGS } from './settings-defaults';
 
 export const authHeaderSchema = z.enum(['authorization', 'x-api-key']);
 
@@ -46,17 +47,6 @@ export const lookupPolicySchema = z.object({
 });
 export type LookupPolicy = z.infer<typeof lookupPolicySchema>;
 
-export const DEFAULT_LOOKUP_POLICY: LookupPolicy = {
-  sendPrivate: false,
-  automatic: true,
-  perPageCap: 500,
-  reservePercent: 10,
-  ttlFoundMinutes: 24 * 60,
-  ttlNotFoundMinutes: 6 * 60,
-  ttlDetailedMinutes: 7 * 24 * 60,
-  cacheMaxEntries: 50_000,
-};
-
 export const thresholdsSchema = z
   .object({
     critical: z.number().min(0).max(100),
@@ -71,13 +61,7 @@ export const thresholdsSchema = z
 export const markStyleSchema = z.enum(['underline', 'background']);
 
 /** A Chrome match pattern for "Sites to scan", e.g. `https://kibana.example.org/*`. */
-export const sitePatternSchema = z
-  .string()
-  .trim()
-  .regex(
-    /^(https?|\*):\/\/(\*|\*\.[^/*:]+|[^/*:]+)(:\d{1,5})?\/.*$/,
-    'Use a match pattern such as https://kibana.example.org/* or https://*.example.org/*',
-  );
+export const sitePatternSchema = z.string().trim().regex(SITE_PATTERN, SITE_PATTERN_HINT);
 
 export const settingsSchema = z.object({
   apiBaseUrl: apiBaseUrlSchema,
@@ -90,15 +74,6 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-export const DEFAULT_SETTINGS: Settings = {
-  apiBaseUrl: BUILD_DEFAULTS.apiBaseUrl,
-  apiKey: BUILD_DEFAULTS.apiKey,
-  authHeader: 'authorization',
-  sitesToScan: BUILD_DEFAULTS.sitesToScan,
-  lookupPolicy: DEFAULT_LOOKUP_POLICY,
-  thresholds: DEFAULT_THRESHOLDS,
-  markStyle: 'underline',
-};
 
 /** Bump with a migration when a stored shape changes. */
 const VERSION = 1;

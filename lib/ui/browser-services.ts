@@ -4,7 +4,6 @@
  */
 import { browser } from 'wxt/browser';
 import { sendToBackground, sendToTab } from '../message-client';
-import { getSettings, saveSettings, watchSettings } from '../settings';
 import type { TabInfo, UiServices } from './services';
 
 /** `?tab=<id>` lets tests (and the keyboard command) name the tab the popup inspects. */
@@ -60,11 +59,36 @@ async function copyText(text: string): Promise<void> {
   }
 }
 
+/**
+ * lib/settings (and zod inside it, most of the pages' shared chunk) loads on first use, so
+ * the popup's first render does not wait to parse it: the quota and page list come from
+ * messages, and settings arrive alongside them.
+ */
+const settingsModule = () => import('../settings');
+
+function lazySettings(): UiServices['settings'] {
+  return {
+    get: async () => (await settingsModule()).getSettings(),
+    save: async (patch) => (await settingsModule()).saveSettings(patch),
+    watch: (callback) => {
+      let stopped = false;
+      let unwatch: (() => void) | null = null;
+      void settingsModule().then((m) => {
+        if (!stopped) unwatch = m.watchSettings(callback);
+      });
+      return () => {
+        stopped = true;
+        unwatch?.();
+      };
+    },
+  };
+}
+
 export function createBrowserServices(search = location.search): UiServices {
   return {
     send: sendToBackground,
     sendToTab: (tabId, type, payload) => sendToTab(tabId, type, payload),
-    settings: { get: getSettings, save: saveSettings, watch: watchSettings },
+    settings: lazySettings(),
     permissions: {
       contains: (origins) => browser.permissions.contains({ origins }),
       request: (origins) => browser.permissions.request({ origins }),

@@ -3,7 +3,7 @@
  * tab they are on into a pattern, and tell whether a pattern covers a URL (to offer "Stop
  * scanning this site" instead of "Scan this site").
  */
-import { sitePatternSchema } from '../settings';
+import { SITE_PATTERN, SITE_PATTERN_HINT } from '../settings-defaults';
 
 /** `https://kibana.example.org/app/discover#/` -> `https://kibana.example.org/*`. Ports are
  * left out: a match pattern without a port covers every port of the host. */
@@ -25,19 +25,18 @@ export type PatternInput = { ok: true; pattern: string; converted: boolean } | {
 export function toSitePattern(input: string): PatternInput {
   const text = input.trim();
   if (!text) return { ok: false, message: 'Enter a site, such as https://kibana.example.org/* or kibana.example.org.' };
-  const asPattern = sitePatternSchema.safeParse(text);
   // Without a `*` it is a pasted URL (a pattern for one exact page is never what is meant).
-  if (asPattern.success && text.includes('*')) return { ok: true, pattern: asPattern.data, converted: false };
+  if (SITE_PATTERN.test(text) && text.includes('*')) return { ok: true, pattern: text, converted: false };
   if (!text.includes('*')) {
     const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
     const fromUrl = sitePatternForUrl(withScheme);
     // A bare word ("kibana") is more likely a typo than an intranet host: ask for a dot.
     const host = fromUrl ? new URL(withScheme).hostname : '';
-    if (fromUrl && (host.includes('.') || host === 'localhost') && sitePatternSchema.safeParse(fromUrl).success) {
+    if (fromUrl && (host.includes('.') || host === 'localhost') && SITE_PATTERN.test(fromUrl)) {
       return { ok: true, pattern: fromUrl, converted: fromUrl !== text };
     }
   }
-  return { ok: false, message: asPattern.error?.issues[0]?.message ?? 'Not a valid site pattern.' };
+  return { ok: false, message: SITE_PATTERN_HINT };
 }
 
 function escapeRegExp(text: string): string {

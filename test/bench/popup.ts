@@ -64,15 +64,26 @@ async function warmPage(site: Page, extensionPage: Page, tabId: number): Promise
   return counts;
 }
 
-async function timePopup(page: Page, url: string): Promise<{ ready: number; quota: number; list: number; dcl: number }> {
+interface PopupTimes {
+  ready: number;
+  quota: number;
+  list: number;
+  dcl: number;
+  tabKnown: number;
+  pageAnswered: number;
+}
+
+async function timePopup(page: Page, url: string): Promise<PopupTimes> {
   await page.goto(url);
   await page.waitForFunction(() => performance.getEntriesByName('iplens:popup-ready').length > 0);
   // No named functions inside evaluate: tsx's keepNames would reference a helper the page lacks.
-  const [ready, quota, list, dcl] = await page.evaluate(() => [
-    ...['iplens:popup-ready', 'iplens:quota-rendered', 'iplens:page-rendered'].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? Number.NaN),
+  const [ready, quota, list, tabKnown, pageAnswered, dcl] = await page.evaluate(() => [
+    ...['iplens:popup-ready', 'iplens:quota-rendered', 'iplens:page-rendered', 'iplens:tab-known', 'iplens:page-answered'].map(
+      (n) => performance.getEntriesByName(n)[0]?.startTime ?? Number.NaN,
+    ),
     (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd,
   ]);
-  return { ready: ready!, quota: quota!, list: list!, dcl: dcl! };
+  return { ready: ready!, quota: quota!, list: list!, dcl: dcl!, tabKnown: tabKnown!, pageAnswered: pageAnswered! };
 }
 
 async function timeBlank(page: Page, url: string): Promise<number> {
@@ -114,26 +125,23 @@ export async function run(): Promise<void> {
       await timePopup(page, popupUrl);
       await timeBlank(page, blankUrl);
     }
-    const ready: number[] = [];
-    const quota: number[] = [];
-    const list: number[] = [];
-    const dcl: number[] = [];
+    const times: PopupTimes[] = [];
     const blank: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const t = await timePopup(page, popupUrl);
-      ready.push(t.ready);
-      quota.push(t.quota);
-      list.push(t.list);
-      dcl.push(t.dcl);
+      times.push(await timePopup(page, popupUrl));
       blank.push(await timeBlank(page, blankUrl));
     }
+    const series = (key: keyof PopupTimes) => times.map((t) => t[key]);
+    const ready = series('ready');
 
     console.log(`popup with a warm cache: ${ipCount} IPs on the page, ${RUNS} interleaved runs, times from navigation start`);
     const rows: [string, number[]][] = [
       ['blank extension page, load event', blank],
-      ['popup: scripts run (DOMContentLoaded)', dcl],
-      ['popup: quota meter rendered', quota],
-      ['popup: page list rendered', list],
+      ['popup: scripts run (DOMContentLoaded)', series('dcl')],
+      ['popup: quota meter rendered', series('quota')],
+      ['popup: current tab known', series('tabKnown')],
+      ['popup: tab answered with its IPs', series('pageAnswered')],
+      ['popup: page list rendered', series('list')],
       ['popup: ready (both)', ready],
     ];
     for (const [label, values] of rows) {
