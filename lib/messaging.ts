@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { ApiErrorData } from './api/errors';
 import type { AccountInfo, TestKeyResult } from './api/types';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
-import { SEVERITIES } from './severity';
+import { MAX_REPORTED_RISKY_IPS } from './page/page-summary';
 
 const ip = z.string().min(2).max(100);
 const ipList = z.array(ip).min(1).max(10_000);
@@ -34,10 +34,11 @@ export const messageSchemas = {
     .strict(),
   /** The hover card's "Details" button: a user action, so it may use the quota reserve. */
   'cs:lookup-detailed': z.object({ ip }).strict(),
-  /** Counts per severity on this frame, for the toolbar badge. */
-  'cs:page-summary': z
-    .object({ counts: z.record(z.enum(SEVERITIES), z.number().int().nonnegative()) })
-    .strict(),
+  /**
+   * This frame's distinct high and critical IPs, for the toolbar badge: IPs rather than a count,
+   * so the background counts an IP shown in several frames of a tab once.
+   */
+  'cs:page-summary': z.object({ riskyIps: z.array(ip).max(MAX_REPORTED_RISKY_IPS) }).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(100_000) }).strict(),

@@ -9,7 +9,6 @@ import { sendToBackground } from '@/lib/message-client';
 import { DISPLAY_KEYS, parseDisplaySettings, DEFAULT_DISPLAY } from '@/lib/page/display-settings';
 import type { LookupSender } from '@/lib/page/lookup-queue';
 import type { DisplaySettings } from '@/lib/page/page-lens';
-import type { Severity } from '@/lib/severity';
 import type { Outcome } from '@/components/hover-card/card-controller';
 
 export const sendLookup: LookupSender = async (ips, priority) => {
@@ -21,8 +20,8 @@ export async function lookupDetailed(ip: string): Promise<Outcome<LookupResult>>
   return sendToBackground('cs:lookup-detailed', { ip });
 }
 
-export function sendSummary(counts: Record<Severity, number>): void {
-  void sendToBackground('cs:page-summary', { counts });
+export function sendSummary(riskyIps: string[]): void {
+  void sendToBackground('cs:page-summary', { riskyIps });
 }
 
 export async function readDisplaySettings(): Promise<DisplaySettings> {

@@ -1,61 +1,63 @@
 /**
- * The toolbar badge: how many high and critical IPs the current tab shows, summed over its
- * frames (each frame's content script reports its own counts). A new document in the top frame
- * starts the tab afresh. The counts are mirrored to storage.session because the service worker
- * is stopped after idling, and a frame reports only when its counts change.
+ * The toolbar badge: how many distinct high and critical IPs the current tab shows. Each
+ * frame's content script reports its own risky IPs; the badge counts their union, so an IP
+ * shown in two frames counts once. A new document in the top frame starts the tab afresh. The
+ * reports are mirrored to storage.session because the service worker is stopped after idling,
+ * and a frame reports only when its list changes.
  */
-import type { Severity } from '../severity';
+import { z } from 'zod';
+import { MAX_REPORTED_RISKY_IPS } from '../page/page-summary';
+import { sessionValue, type SessionArea } from './session-value';
 
 export interface BadgeApi {
   action: {
     setBadgeText(details: { tabId: number; text: string }): Promise<void>;
     setBadgeBackgroundColor(details: { tabId: number; color: string }): Promise<void>;
   };
-  session?: {
-    get(key: string): Promise<Record<string, unknown>>;
-    set(items: Record<string, unknown>): Promise<void>;
-  };
+  session?: SessionArea;
 }
 
-interface FrameCount {
-  /** The document the count belongs to (a reload or navigation gives a new one). */
-  doc: string;
-  risky: number;
-}
+const frameSchema = z.object({
+  /** The document the report belongs to (a reload or navigation gives a new one). */
+  doc: z.string(),
+  risky: z.array(z.string()).max(MAX_REPORTED_RISKY_IPS),
+});
+/** Tab id -> frame id -> that frame's last report. */
+const storedSchema = z.record(z.string(), z.record(z.string(), frameSchema));
 
-type TabFrames = Record<string, FrameCount>;
+type FrameReport = z.infer<typeof frameSchema>;
+type TabFrames = Record<string, FrameReport>;
 
 const STORAGE_KEY = 'pageBadge';
 const COLOUR = '#b71c1c';
 
-export function riskyCount(counts: Partial<Record<Severity, number>>): number {
-  return (counts.critical ?? 0) + (counts.high ?? 0);
-}
-
+/** Frames report at most MAX_REPORTED_RISKY_IPS each, so beyond one less the count is a floor. */
 export function badgeText(total: number): string {
   if (total <= 0) return '';
-  return total > 999 ? '999+' : String(total);
+  return total >= MAX_REPORTED_RISKY_IPS ? `${MAX_REPORTED_RISKY_IPS - 1}+` : String(total);
+}
+
+/** Distinct risky IPs over a tab's frames. */
+export function distinctRisky(frames: TabFrames | undefined): number {
+  const ips = new Set<string>();
+  for (const frame of Object.values(frames ?? {})) for (const ip of frame.risky) ips.add(ip);
+  return ips.size;
 }
 
 export function createBadge(api: BadgeApi) {
+  const stored = sessionValue(api.session, STORAGE_KEY);
   let tabs: Record<string, TabFrames> | null = null;
 
   async function load(): Promise<Record<string, TabFrames>> {
     if (tabs) return tabs;
-    let stored: unknown;
-    try {
-      stored = (await api.session?.get(STORAGE_KEY))?.[STORAGE_KEY];
-    } catch {
-      stored = undefined;
-    }
-    // Another caller may have loaded while we awaited: keep the first.
-    tabs ??= stored && typeof stored === 'object' ? (stored as Record<string, TabFrames>) : {};
+    const parsed = storedSchema.safeParse(await stored.load());
+    // Another caller may have loaded while we awaited: keep the first. Unreadable: start empty.
+    tabs ??= parsed.success ? parsed.data : {};
     return tabs;
   }
 
   async function show(tabId: number): Promise<void> {
-    const frames = (await load())[tabId] ?? {};
-    const total = Object.values(frames).reduce((sum, f) => sum + f.risky, 0);
+    const total = distinctRisky((await load())[tabId]);
     try {
       await api.action.setBadgeText({ tabId, text: badgeText(total) });
       if (total > 0) await api.action.setBadgeBackgroundColor({ tabId, color: COLOUR });
@@ -64,19 +66,15 @@ export function createBadge(api: BadgeApi) {
     }
   }
 
-  async function persist(): Promise<void> {
-    await api.session?.set({ [STORAGE_KEY]: tabs }).catch(() => undefined);
-  }
-
   return {
-    async report(tabId: number, frameId: number, documentId: string, counts: Partial<Record<Severity, number>>) {
+    async report(tabId: number, frameId: number, documentId: string, riskyIps: readonly string[]) {
       const all = await load();
       let frames = all[tabId] ?? {};
       // A new top document: whatever the frames said before belongs to the old page.
       if (frameId === 0 && frames['0'] && frames['0'].doc !== documentId) frames = {};
-      frames[String(frameId)] = { doc: documentId, risky: riskyCount(counts) };
+      frames[String(frameId)] = { doc: documentId, risky: [...riskyIps] };
       all[tabId] = frames;
-      await persist();
+      await stored.save(all);
       await show(tabId);
     },
     /** The tab navigated or closed. */
@@ -84,11 +82,11 @@ export function createBadge(api: BadgeApi) {
       const all = await load();
       if (!(tabId in all)) return;
       delete all[tabId];
-      await persist();
+      await stored.save(all);
       await show(tabId);
     },
     async total(tabId: number): Promise<number> {
-      return Object.values((await load())[tabId] ?? {}).reduce((sum, f) => sum + f.risky, 0);
+      return distinctRisky((await load())[tabId]);
     },
   };
 }

@@ -103,10 +103,10 @@ export function createPageHandlers(deps: PageHandlerDeps) {
       await injectContentScript(api, tabId);
       return { injected: true };
     },
-    'cs:page-summary': async ({ counts }, sender: SenderInfo) => {
+    'cs:page-summary': async ({ riskyIps }, sender: SenderInfo) => {
       const tabId = sender.tab?.id;
       if (typeof tabId === 'number') {
-        await badge.report(tabId, sender.frameId ?? 0, sender.documentId ?? '', counts);
+        await badge.report(tabId, sender.frameId ?? 0, sender.documentId ?? '', riskyIps);
       }
       return { ok: true as const };
     },

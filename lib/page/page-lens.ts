@@ -15,7 +15,7 @@ import { LookupQueue, type LookupSender } from './lookup-queue';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './mutation-queue';
 import { watchNavigation, type NavigationWatch } from './navigation-watch';
 import { emptyChange, OccurrenceStore, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
-import { countBySeverity, listPageIps, sameCounts } from './page-summary';
+import { listPageIps, riskyIps, sameList } from './page-summary';
 import { Scanner } from './scanner';
 import { hasStaticMarkStyles } from './static-styles';
 import { isInsideSkipped, type SkipOptions } from './skip-rules';
@@ -35,8 +35,8 @@ export interface PageLensDeps extends DisplaySettings {
   findIps: (text: string) => IpMatch[];
   classifyIp: (ip: string) => IpClass;
   lookup: LookupSender;
-  /** Distinct IPs per severity, sent when it changes (throttled). */
-  onSummary?: (counts: Record<Severity, number>) => void;
+  /** The distinct high and critical IPs (sorted, bounded), sent when they change (throttled). */
+  onSummary?: (riskyIps: string[]) => void;
   /** Our own UI (the card host): never scanned. */
   isOwnUi?: (element: Element) => boolean;
   // Injectable for tests and benchmarks.
@@ -68,7 +68,7 @@ export class PageLens {
   private readonly listeners = new Set<(ips: ReadonlySet<string>) => void>();
   private readonly abort = new AbortController();
   private settings: DisplaySettings;
-  private lastSummary: Record<Severity, number> | null = null;
+  private lastSummary: string[] | null = null;
   /** Whether marks.css is in the document; asked when the first mark is shown. */
   private staticUnderline: boolean | undefined;
   private summaryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -179,10 +179,6 @@ export class PageLens {
   pageIps(): PageIp[] {
     this.mutations.flush();
     return listPageIps(this.summarySource());
-  }
-
-  counts(): Record<Severity, number> {
-    return countBySeverity(this.summarySource());
   }
 
   highlightSize(severity: Severity): number {
@@ -328,10 +324,10 @@ export class PageLens {
     if (!send || this.summaryTimer !== undefined) return;
     this.summaryTimer = setTimeout(() => {
       this.summaryTimer = undefined;
-      const counts = this.counts();
-      if (sameCounts(this.lastSummary, counts)) return;
-      this.lastSummary = counts;
-      send(counts);
+      const risky = riskyIps(this.summarySource());
+      if (sameList(this.lastSummary, risky)) return;
+      this.lastSummary = risky;
+      send(risky);
     }, this.deps.summaryDelayMs ?? 400);
   }
 }

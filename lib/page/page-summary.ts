@@ -1,10 +1,12 @@
 /**
  * What the page holds, for the popup's "This page" list and the toolbar badge: each IP once,
- * with how often it occurs and its answer, riskiest first.
+ * with how often it occurs and its answer, riskiest first; and for the badge, which IPs are
+ * risky (high or critical). The badge gets the IPs rather than a count because one IP shown
+ * in several frames of a tab counts once.
  */
 import type { LookupResult } from '../lookup/types';
 import type { PageIp } from '../messaging';
-import { SEVERITIES, SEVERITY_RANK, type Severity } from '../severity';
+import { SEVERITY_RANK, type Severity } from '../severity';
 
 export interface IpSummarySource {
   ips(): Iterable<string>;
@@ -30,13 +32,22 @@ export function listPageIps(source: IpSummarySource): PageIp[] {
   return rows.map(({ severity: _severity, ...row }) => row);
 }
 
-/** Distinct IPs per severity (the badge counts high + critical ones). */
-export function countBySeverity(source: Pick<IpSummarySource, 'ips' | 'severityOf'>): Record<Severity, number> {
-  const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-  for (const ip of source.ips()) counts[source.severityOf(ip)]++;
-  return counts;
+/**
+ * Most risky IPs one frame reports. The badge shows "999+" beyond 999, so a frame with more
+ * needs to send no more for the tab's count to read right.
+ */
+export const MAX_REPORTED_RISKY_IPS = 1_000;
+
+/** The page's high and critical IPs for the badge: sorted (so equal sets compare equal), bounded. */
+export function riskyIps(source: Pick<IpSummarySource, 'ips' | 'severityOf'>): string[] {
+  const risky: string[] = [];
+  for (const ip of source.ips()) {
+    const severity = source.severityOf(ip);
+    if (severity === 'critical' || severity === 'high') risky.push(ip);
+  }
+  return risky.sort().slice(0, MAX_REPORTED_RISKY_IPS);
 }
 
-export function sameCounts(a: Record<Severity, number> | null, b: Record<Severity, number>): boolean {
-  return !!a && SEVERITIES.every((s) => a[s] === b[s]);
+export function sameList(a: readonly string[] | null, b: readonly string[]): boolean {
+  return !!a && a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -29,6 +29,14 @@ async function tabIdOf(context: BrowserContext, extensionId: string, url: string
   return tab!.id;
 }
 
+async function badgeOf(context: BrowserContext, extensionId: string, tabId: number): Promise<string> {
+  const ext = await context.newPage();
+  await ext.goto(`chrome-extension://${extensionId}/options.html`);
+  const text = await ext.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId);
+  await ext.close();
+  return text;
+}
+
 test('the page DOM is byte-for-byte unchanged apart from the card host', async ({ context, extensionId }) => {
   const pages = ['splunk-events.html', 'kibana-discover.html', 'frames-shadow.html'];
   const baseline: string[] = [];
@@ -130,10 +138,7 @@ test('a one-off scan injects once, and the badge counts high and critical IPs', 
   // Collapsed JSON stays pending (hidden IPs are asked only once shown): compare the badge with
   // the distinct high and critical IPs marked at the same moment.
   const badgeAndMarks = async () => {
-    const ext = await context.newPage();
-    await ext.goto(`chrome-extension://${extensionId}/options.html`);
-    const text = await ext.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId);
-    await ext.close();
+    const text = await badgeOf(context, extensionId, tabId);
     const risky = new Set([...(await markedIps(page, 'critical')), ...(await markedIps(page, 'high'))]);
     return { badge: text, risky: String(risky.size) };
   };
@@ -161,3 +166,17 @@ async function sendTabMessage(context: BrowserContext, extensionId: string, tabI
   await page.close();
   return reply;
 }
+
+test('the badge counts an IP shown in several frames of the tab once', async ({ context, extensionId }) => {
+  const url = pageUrl(env.sim, 'frames-shadow.html');
+  const page = await openUnscanned(context, url);
+  const tabId = await tabIdOf(context, extensionId, url);
+  expect(await sendFromExtension(context, extensionId, { type: 'ui:scan-tab', payload: { tabId } })).toMatchObject({ ok: true });
+  // The same critical and high IP in the top document and in its log frame.
+  const frame = page.frame({ url: /frame-child\.html/ })!;
+  for (const target of [page, frame]) {
+    await expect.poll(() => markedIps(target, 'critical')).toEqual(['185.220.101.1']);
+    await expect.poll(() => markedIps(target, 'high')).toEqual(['23.129.64.130']);
+  }
+  await expect.poll(() => badgeOf(context, extensionId, tabId)).toBe('2');
+});

@@ -51,13 +51,28 @@ describe('page handlers', () => {
     expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/cannot be scanned/) } });
   });
 
-  it('cs:page-summary sets the badge of the sending tab', async () => {
+  it('cs:page-summary sets the badge of the sending tab, an IP in two frames counting once', async () => {
     const { route, fake } = setup();
-    const counts = { critical: 1, high: 2, medium: 0, low: 0, clean: 3, whitelisted: 0, unknown: 0, skipped: 0, pending: 0 };
-    expect(await route({ type: 'cs:page-summary', payload: { counts } }, fromTab(5))).toEqual({ ok: true, value: { ok: true } });
-    expect(fake.badges.get(5)).toBe('3');
+    const top = { riskyIps: ['185.220.101.1', '45.33.32.156'] };
+    expect(await route({ type: 'cs:page-summary', payload: top }, fromTab(5))).toEqual({ ok: true, value: { ok: true } });
+    expect(fake.badges.get(5)).toBe('2');
+    const frame = { riskyIps: ['185.220.101.1'] };
+    expect(await route({ type: 'cs:page-summary', payload: frame }, fromTab(5, 2, 'frame-doc'))).toMatchObject({ ok: true });
+    expect(fake.badges.get(5)).toBe('2');
     // Only content scripts may report.
-    expect(await route({ type: 'cs:page-summary', payload: { counts } }, fromOptions)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await route({ type: 'cs:page-summary', payload: top }, fromOptions)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+  });
+
+  it('cs:page-summary refuses reports that are too long or not lists of IPs', async () => {
+    const { route, fake } = setup();
+    const tooMany = Array.from({ length: 1001 }, (_, i) => `23.0.${i >> 8}.${i & 255}`);
+    const counts = { critical: 1, high: 2 };
+    for (const payload of [{ riskyIps: tooMany }, { counts }, { riskyIps: ['x'.repeat(101)] }, { riskyIps: [], counts }]) {
+      expect(await route({ type: 'cs:page-summary', payload }, fromTab(5))).toMatchObject({ ok: false, error: { kind: 'invalid-message' } });
+    }
+    expect(fake.badges.has(5)).toBe(false);
+    expect(await route({ type: 'cs:page-summary', payload: { riskyIps: tooMany.slice(0, 1000) } }, fromTab(5))).toMatchObject({ ok: true });
+    expect(fake.badges.get(5)).toBe('999+');
   });
 
   it('start() registers listeners synchronously and re-syncs registrations with the setting', async () => {
@@ -104,8 +119,7 @@ describe('page handlers', () => {
   it('clears a tab badge when the tab loads a new URL or closes', async () => {
     const { page, fake, route } = setup();
     page.start();
-    const counts = { critical: 2, high: 0, medium: 0, low: 0, clean: 0, whitelisted: 0, unknown: 0, skipped: 0, pending: 0 };
-    await route({ type: 'cs:page-summary', payload: { counts } }, fromTab(5));
+    await route({ type: 'cs:page-summary', payload: { riskyIps: ['185.220.101.1', '45.33.32.156'] } }, fromTab(5));
     fake.events.onUpdated.fire(5, { status: 'complete' });
     await flush();
     expect(fake.badges.get(5)).toBe('2');

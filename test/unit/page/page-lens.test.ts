@@ -42,7 +42,7 @@ function setup(html: string, opts: { slicer?: typeof eagerSlicer; isOwnUi?: (el:
     return { ok: true, results: ips.map((ip) => DATA[ip] ?? { ip, status: 'not-found', fetchedAt: 1 }) };
   };
   let flushes: (() => void)[] = [];
-  const summaries: Record<Severity, number>[] = [];
+  const summaries: string[][] = [];
   const lens = new PageLens({
     findIps,
     classifyIp,
@@ -140,18 +140,24 @@ describe('PageLens', () => {
     expect(lens.pageIps().map((p) => p.ip)).toEqual(['185.220.101.1']);
   });
 
-  it('recolours live when thresholds change and reports counts for the badge', async () => {
-    const { lens, vis, names, summaries } = setup('<p>45.33.32.156</p><p>185.220.101.1</p>');
+  it('recolours live when thresholds change and reports its risky IPs for the badge when they change', async () => {
+    const { lens, vis, names, summaries } = setup('<p>45.33.32.156</p><p>185.220.101.1 8.8.8.8</p><p>185.220.101.1</p>');
     await lens.start();
     vis.reveal(vis.tracked.keys());
     await lens.idle();
     await new Promise((r) => setTimeout(r, 5));
-    expect(summaries.at(-1)).toMatchObject({ critical: 1, high: 1, pending: 0 });
+    // Each high or critical IP once, however often it occurs; clean ones are not risky.
+    expect(summaries.at(-1)).toEqual(['185.220.101.1', '45.33.32.156']);
+    const reports = summaries.length;
     lens.update({ thresholds: { critical: 55, high: 40, medium: 20, low: 0 } });
-    expect(names('critical')).toEqual(['185.220.101.1', '45.33.32.156']);
+    expect(names('critical')).toEqual(['185.220.101.1', '185.220.101.1', '45.33.32.156']);
     expect(names('high')).toEqual([]);
     await new Promise((r) => setTimeout(r, 5));
-    expect(summaries.at(-1)).toMatchObject({ critical: 2, high: 0 });
+    // Both still risky: nothing new to report.
+    expect(summaries).toHaveLength(reports);
+    lens.update({ thresholds: { critical: 99, high: 70, medium: 20, low: 0 } });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(summaries.at(-1)).toEqual(['185.220.101.1']);
   });
 
   it('scans in slices and into open shadow roots; skips its own UI', async () => {
