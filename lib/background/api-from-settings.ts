@@ -4,21 +4,25 @@
  * only here, in the background.
  */
 import { createApiClient } from '../api';
-import type { ClientHandle } from '../lookup/lookup-service';
+import type { ClientSetup } from '../lookup/lookup-service';
 import { fingerprint } from '../lookup/quota-ledger';
 import { getSettings } from '../settings';
 
-/** null when no key is set: lookups are then answered `skipped: 'no-key'`. */
-export async function clientFromSettings(): Promise<ClientHandle | null> {
+/** The server always (the cache belongs to it); a client only when a key is set. */
+export async function clientFromSettings(): Promise<ClientSetup> {
   const settings = await getSettings();
-  if (!settings.apiKey) return null;
+  const server = settings.apiBaseUrl;
+  if (!settings.apiKey) return { server, handle: null };
   return {
-    client: createApiClient({
-      baseUrl: settings.apiBaseUrl,
-      apiKey: settings.apiKey,
-      authHeader: settings.authHeader,
-    }),
-    // The ledger belongs to a key on a server; the auth header does not change whose quota it is.
-    identity: fingerprint(`${settings.apiBaseUrl}\n${settings.apiKey}`),
+    server,
+    handle: {
+      client: createApiClient({
+        baseUrl: server,
+        apiKey: settings.apiKey,
+        authHeader: settings.authHeader,
+      }),
+      // The ledger belongs to a key on a server; the auth header does not change whose quota it is.
+      identity: fingerprint(`${server}\n${settings.apiKey}`),
+    },
   };
 }

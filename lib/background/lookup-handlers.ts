@@ -3,12 +3,14 @@
  * reports on lookups. Built synchronously (the background registers its listeners at start-up,
  * as MV3 requires to be woken by a message); everything async starts lazily on first use.
  */
+import { browser } from 'wxt/browser';
 import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
 import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } from '../settings';
 import { clientFromSettings } from './api-from-settings';
 import { storageLedgerStore } from './quota-ledger-storage';
+import { sessionValue } from './session-value';
 
 export type LookupMessageType =
   | 'ui:lookup'
@@ -20,6 +22,11 @@ export type LookupMessageType =
   | 'cs:lookup'
   | 'cs:lookup-detailed';
 
+/**
+ * Settings that make a new client. The service sorts out what each one means: a new base URL
+ * drops the cached answers (another server's data); a new key or base URL starts another quota
+ * ledger; a new auth header keeps both (same server, same key).
+ */
 const CREDENTIALS: readonly SettingKey[] = ['apiKey', 'apiBaseUrl', 'authHeader'];
 
 /** The page a content script runs in: the per-page cap counts per tab, frame and document. */
@@ -37,6 +44,7 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     initialPolicy: DEFAULT_LOOKUP_POLICY,
     cacheStore: createIdbCacheStore(),
     ledgerStore: storageLedgerStore,
+    pageCapStore: sessionValue(browser.storage.session, 'pageCap'),
     ...overrides,
   });
 

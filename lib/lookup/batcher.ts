@@ -63,6 +63,8 @@ export class Batcher<O> {
     background: new Map(),
   };
   private readonly inFlight = new Map<string, Entry<O>>();
+  /** In flight to a server no longer configured: they answer their callers, nobody joins them. */
+  private readonly detached = new Set<Entry<O>>();
   private calls = 0;
   private windowTimer: TimerHandle | null = null;
   private windowElapsed = false;
@@ -99,7 +101,7 @@ export class Batcher<O> {
 
   /** IPs in calls not yet answered. */
   get inFlightCount(): number {
-    return this.inFlight.size;
+    return this.inFlight.size + this.detached.size;
   }
 
   get callsInFlight(): number {
@@ -179,6 +181,27 @@ export class Batcher<O> {
     }
   }
 
+  /**
+   * Ends a pause now and forgets the run of 429s: the server that asked for them is no longer
+   * the one called.
+   */
+  resumeNow(): void {
+    this.consecutiveRetries = 0;
+    if (this.pausedUntil === null) return;
+    if (this.resumeTimer !== null) this.o.clock.clearTimeout(this.resumeTimer);
+    this.resume();
+  }
+
+  /**
+   * The calls in flight went to a server that is no longer the one configured: they still answer
+   * their own callers, but new lookups of the same IPs are queued for the new server instead of
+   * joining them, and a 429 they meet neither pauses nor requeues anything.
+   */
+  detachInFlight(): void {
+    for (const entry of this.inFlight.values()) this.detached.add(entry);
+    this.inFlight.clear();
+  }
+
   /** Resolves at once if not paused, else when the pause ends. */
   whenResumed(): Promise<void> {
     if (this.pausedUntil === null) return Promise.resolve();
@@ -187,7 +210,7 @@ export class Batcher<O> {
 
   /** Resolves when nothing is queued or in flight. */
   whenIdle(): Promise<void> {
-    if (this.queueLength === 0 && this.inFlight.size === 0) return Promise.resolve();
+    if (this.queueLength === 0 && this.inFlightCount === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -276,7 +299,16 @@ export class Batcher<O> {
   }
 
   private complete(batch: Entry<O>[], result: SendResult<O> | null, error?: unknown): void {
-    for (const entry of batch) this.inFlight.delete(entry.ip);
+    // detachInFlight() moves whole batches: one entry tells for all.
+    const detached = batch.length > 0 && this.detached.has(batch[0]!);
+    for (const entry of batch) {
+      if (detached) this.detached.delete(entry);
+      else this.inFlight.delete(entry.ip);
+    }
+    if (result?.kind === 'retry-later' && detached) {
+      for (const entry of batch) entry.resolve(this.o.fallback(entry.ip, result.error));
+      return;
+    }
     if (result?.kind === 'retry-later') {
       this.consecutiveRetries++;
       this.pause(result.delayMs ?? this.backoff());
@@ -322,7 +354,7 @@ export class Batcher<O> {
         this.windowTimer = null;
       }
     }
-    if (this.queueLength === 0 && this.inFlight.size === 0 && this.idleWaiters.length) {
+    if (this.queueLength === 0 && this.inFlightCount === 0 && this.idleWaiters.length) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       waiters.forEach((w) => w());

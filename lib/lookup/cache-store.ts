@@ -2,6 +2,8 @@
  * Persistence behind the in-memory LRU. The browser uses IndexedDB (idb-cache-store.ts); unit
  * tests and benchmarks may use the in-memory one below. Implementations drop what they
  * cannot parse instead of throwing, and keep at most `maxEntries`, evicting the oldest.
+ * They also remember whose answers they hold (the API server), so answers of one server are
+ * never read back as another's, even after a change made while the service worker was stopped.
  */
 import type { CacheRecord } from './cache-record';
 
@@ -14,12 +16,18 @@ export interface CacheStore {
   clear(): Promise<number>;
   count(): Promise<number>;
   setMaxEntries(maxEntries: number): void;
+  /**
+   * Makes `owner` the owner of the records: if they belong to anyone else (or to no one yet),
+   * they are all deleted first, in one step with recording the new owner.
+   */
+  claim(owner: string): Promise<void>;
 }
 
 /** A Map ordered by write time, for tests and benchmarks. */
 export function createMemoryCacheStore(maxEntries = 50_000): CacheStore {
   const records = new Map<string, CacheRecord>();
   let max = maxEntries;
+  let owner: string | undefined;
   const evict = () => {
     for (const ip of records.keys()) {
       if (records.size <= max) break;
@@ -56,6 +64,11 @@ export function createMemoryCacheStore(maxEntries = 50_000): CacheStore {
     setMaxEntries(value) {
       max = value;
       evict();
+    },
+    async claim(next) {
+      if (owner === next) return;
+      records.clear();
+      owner = next;
     },
   };
 }

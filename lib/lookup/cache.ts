@@ -4,6 +4,9 @@
  * memory at once (so an answer is visible before its callers are told) and reach the store
  * in batches behind the scenes. A failing store degrades to a memory-only cache; it never
  * fails a lookup.
+ *
+ * Answers belong to the API server that gave them (the owner, see useOwner): the store is read
+ * and written only once it is known to hold that server's answers and no one else's.
  */
 import type { Clock } from './clock';
 import {
@@ -41,8 +44,13 @@ export class LookupCache {
   private writing: Promise<void> | null = null;
   private readonly onStoreError: (error: unknown) => void;
   private memoryMaxExplicit: boolean;
-  /** Bumped by clear(): answers to calls started before it are not cached. */
+  /** Bumped by clear() and a new owner: answers to calls started before it are not cached. */
   generation = 0;
+  /** The server whose answers the cache holds; null until the first useOwner(). */
+  private owner: string | null = null;
+  /** The owner the store was last claimed for; the store is used only while it equals `owner`. */
+  private storeOwner: string | null = null;
+  private claiming: Promise<void> | null = null;
 
   constructor(options: LookupCacheOptions) {
     this.store = options.store;
@@ -61,6 +69,27 @@ export class LookupCache {
   setMaxEntries(maxEntries: number): void {
     this.store.setMaxEntries(maxEntries);
     if (!this.memoryMaxExplicit) this.memory.resize(Math.min(maxEntries, DEFAULT_MEMORY_MAX));
+  }
+
+  /**
+   * Makes `owner` (the API server) the owner of the cached answers. A new owner empties the
+   * memory layer at once, synchronously, so a caller that swaps its API client in the same turn
+   * knows that no call to the old server can be cached as the new one's (its generation is
+   * gone); the store is claimed before it is read or written again (see CacheStore.claim), which
+   * also catches a change made while the worker was stopped. Resolves when the claim is done;
+   * if it fails, the cache works from memory until a later call claims the store again.
+   */
+  useOwner(owner: string): Promise<void> {
+    if (owner !== this.owner) {
+      this.owner = owner;
+      this.generation++;
+      this.memory.clear();
+      this.pendingWrites.clear();
+      this.claiming = this.claimStore(owner, this.claiming);
+    } else if (this.storeOwner !== owner && !this.claiming) {
+      this.claiming = this.claimStore(owner, null);
+    }
+    return this.claiming ?? Promise.resolve();
   }
 
   /** A record that answers the lookup now, from memory only (synchronous). */
@@ -92,6 +121,8 @@ export class LookupCache {
     }
     if (!missing.length) return out;
     const generation = this.generation;
+    while (this.claiming) await this.claiming;
+    if (!this.storeIsOwned()) return generation === this.generation ? out : new Map();
     let stored: Map<string, CacheRecord>;
     try {
       stored = await this.store.getMany(missing);
@@ -99,7 +130,8 @@ export class LookupCache {
       this.onStoreError(error);
       return out;
     }
-    if (generation !== this.generation) return out; // cleared while reading
+    // Cleared or handed to another server while reading: nothing read before counts any more.
+    if (generation !== this.generation) return new Map();
     const expired: string[] = [];
     const later = this.clock.now();
     for (const [ip, record] of stored) {
@@ -159,6 +191,8 @@ export class LookupCache {
 
   /** Entries in the persistent store (memory holds a subset of them). */
   async size(): Promise<number> {
+    while (this.claiming) await this.claiming;
+    if (!this.storeIsOwned()) return this.memory.size;
     try {
       return Math.max(await this.store.count(), this.memory.size);
     } catch (error) {
@@ -167,13 +201,38 @@ export class LookupCache {
     }
   }
 
+  private storeIsOwned(): boolean {
+    return this.owner !== null && this.storeOwner === this.owner;
+  }
+
+  /** After `previous` (claims run in order), once the old owner's writes in progress have landed. */
+  private claimStore(owner: string, previous: Promise<void> | null): Promise<void> {
+    const claim: Promise<void> = (async () => {
+      await previous;
+      await this.flush();
+      try {
+        await this.store.claim(owner);
+        this.storeOwner = owner;
+      } catch (error) {
+        this.onStoreError(error);
+      }
+    })().finally(() => {
+      if (this.claiming === claim) this.claiming = null;
+      // Answers recorded while the claim ran were held back: write them now.
+      this.scheduleWrite();
+    });
+    return claim;
+  }
+
   private scheduleWrite(): void {
     if (this.writing) return;
     this.writing = (async () => {
       // Let the caller finish recording its whole batch first: one store transaction for all.
       await null;
       try {
-        while (this.pendingWrites.size) {
+        // Never into a store that may hold another server's answers; they wait for the claim
+        // (which never waits on this loop, so the two cannot deadlock).
+        while (this.pendingWrites.size && this.storeIsOwned()) {
           const batch = [...this.pendingWrites.values()];
           this.pendingWrites.clear();
           try {
@@ -182,6 +241,8 @@ export class LookupCache {
             this.onStoreError(error);
           }
         }
+        // The store could not be claimed: the cache is memory-only until a later claim succeeds.
+        if (!this.claiming && !this.storeIsOwned()) this.pendingWrites.clear();
       } finally {
         this.writing = null;
       }

@@ -22,11 +22,13 @@ export interface DetailedLookupsOptions {
 
 export class DetailedLookups {
   private readonly inFlight = new Map<string, Promise<LookupResult>>();
+  /** In flight to a server no longer configured (see detachInFlight). */
+  private readonly detached = new Set<Promise<LookupResult>>();
 
   constructor(private readonly o: DetailedLookupsOptions) {}
 
   get size(): number {
-    return this.inFlight.size;
+    return this.inFlight.size + this.detached.size;
   }
 
   /** The call in flight for this IP, if any (plain lookups join it rather than ask again). */
@@ -37,13 +39,22 @@ export class DetailedLookups {
   lookup(ip: string): Promise<LookupResult> {
     const existing = this.inFlight.get(ip);
     if (existing) return existing;
-    const promise = this.run(ip).finally(() => this.inFlight.delete(ip));
+    const promise: Promise<LookupResult> = this.run(ip).finally(() => {
+      if (this.inFlight.get(ip) === promise) this.inFlight.delete(ip);
+      this.detached.delete(promise);
+    });
     this.inFlight.set(ip, promise);
     return promise;
   }
 
+  /** The calls in flight answer their callers; new lookups of their IPs ask the new server. */
+  detachInFlight(): void {
+    for (const promise of this.inFlight.values()) this.detached.add(promise);
+    this.inFlight.clear();
+  }
+
   async whenIdle(): Promise<void> {
-    await Promise.all(this.inFlight.values());
+    await Promise.all([...this.inFlight.values(), ...this.detached]);
   }
 
   private async run(ip: string): Promise<LookupResult> {
@@ -60,9 +71,10 @@ export class DetailedLookups {
       if (!client) return skipped(ip, 'no-key');
       const release = context.guard.commit(1);
       const generation = context.cache.generation;
+      const identity = context.guard.identity;
       try {
         const single = await client.checkIp(ip, { detailed: true });
-        context.guard.charge(costOfCheckIp(single));
+        context.guard.charge(costOfCheckIp(single), identity);
         const answer =
           single.status === 'found'
             ? ({ ip, status: 'found', data: single.data, detailed: true } as const)
@@ -70,10 +82,12 @@ export class DetailedLookups {
         return context.cache.answer(answer, generation);
       } catch (error) {
         const apiError = asApiError(error);
-        context.guard.charge(costOfError('checkIP', apiError));
-        context.noteFailure(apiError);
+        context.guard.charge(costOfError('checkIP', apiError), identity);
+        // The settings changed during the call: what the old client met says nothing about the new one.
+        const stale = context.client() !== client;
+        if (!stale) context.noteFailure(apiError);
         if (apiError.kind === 'rate-limited' && attempt < this.o.retries) {
-          this.o.pause(apiError.retryAfterMs ?? 1_000 * 2 ** attempt);
+          if (!stale) this.o.pause(apiError.retryAfterMs ?? 1_000 * 2 ** attempt);
           continue;
         }
         if (apiError.kind === 'quota-exhausted') return skipped(ip, 'quota-exhausted');

@@ -1,7 +1,9 @@
 /**
  * The persistent cache (through the global `indexedDB`: the service worker's, or
  * fake-indexeddb's in tests): one IndexedDB object store keyed by IP, indexed by write time for
- * eviction. It outlives the MV3 service worker, which Chrome stops after 30 s idle.
+ * eviction. It outlives the MV3 service worker, which Chrome stops after 30 s idle. A second
+ * store holds the cache's owner (the API server the answers came from) in the same database,
+ * so changing the owner and dropping the old answers commit together or not at all.
  *
  * Robustness rules: a record that fails to parse (corrupted, or written by another version
  * of the extension) is deleted and treated as a miss; a database of an older schema
@@ -13,13 +15,16 @@ import { parseCacheRecord, type CacheRecord } from './cache-record';
 import type { CacheStore } from './cache-store';
 
 export const DEFAULT_CACHE_DB_NAME = 'ip-lens-cache';
-/** Bump to rebuild the database (the upgrade drops the old store). */
-const DB_VERSION = 1;
+/** Bump to rebuild the database (the upgrade drops the old stores). 2: the owner store. */
+const DB_VERSION = 2;
 const STORE = 'entries';
 const BY_STORED_AT = 'storedAt';
+const META = 'meta';
+const OWNER_KEY = 'owner';
 
 interface CacheDb extends DBSchema {
   entries: { key: string; value: unknown; indexes: { storedAt: number } };
+  meta: { key: string; value: unknown };
 }
 
 export interface IdbCacheStoreOptions {
@@ -38,6 +43,7 @@ export function createIdbCacheStore(options: IdbCacheStoreOptions = {}): CacheSt
         // Any older layout is dropped: the cache is only a cache.
         for (const storeName of Array.from(db.objectStoreNames)) db.deleteObjectStore(storeName);
         db.createObjectStore(STORE, { keyPath: 'ip' }).createIndex(BY_STORED_AT, 'storedAt');
+        db.createObjectStore(META);
       },
       blocking(_current, _blocked, event) {
         // A newer version wants to upgrade: let it, and reopen on our next use.
@@ -117,6 +123,16 @@ export function createIdbCacheStore(options: IdbCacheStoreOptions = {}): CacheSt
     setMaxEntries(value) {
       maxEntries = value;
       // Applied on the next write; an immediate pass would race with writes in progress.
+    },
+    async claim(owner) {
+      const db = await open();
+      const tx = db.transaction([STORE, META], 'readwrite');
+      // Anything but exactly this owner (none yet, another server, a corrupted value) is not ours.
+      if ((await tx.objectStore(META).get(OWNER_KEY)) !== owner) {
+        await tx.objectStore(STORE).clear();
+        await tx.objectStore(META).put(owner, OWNER_KEY);
+      }
+      await tx.done;
     },
   };
 }

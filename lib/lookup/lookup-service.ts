@@ -26,7 +26,7 @@ import { isInfoFresh, resultFromRecord, type CacheTtls } from './cache-record';
 import type { CacheStore } from './cache-store';
 import { systemClock, type Clock, type TimerHandle } from './clock';
 import { DetailedLookups } from './detailed-lookups';
-import { PageCap } from './page-cap';
+import { PageCap, type PageCapStore } from './page-cap';
 import { prepareIps, type IpTools } from './prepare-ips';
 import { QuotaGuard } from './quota-guard';
 import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
@@ -41,8 +41,14 @@ export interface ClientHandle {
   client: ApiClient;
   identity: string;
 }
-/** null: no API key is configured. */
-export type ClientSource = () => Promise<ClientHandle | null>;
+/** What the settings say about the API: which server, and a client if a key is set. */
+export interface ClientSetup {
+  /** The API base URL: the cache holds the answers of this server only. */
+  server: string;
+  /** null: no API key is configured. */
+  handle: ClientHandle | null;
+}
+export type ClientSource = () => Promise<ClientSetup>;
 
 export interface LookupOptions {
   priority: LookupPriority;
@@ -58,6 +64,8 @@ export interface LookupServiceOptions {
   initialPolicy: LookupPolicy;
   cacheStore: CacheStore;
   ledgerStore: LedgerStore;
+  /** Where the per-page counts outlive the worker; memory only without one. */
+  pageCapStore?: PageCapStore;
   clock?: Clock;
   ipTools?: IpTools;
   batch?: {
@@ -103,11 +111,14 @@ export class LookupService {
   private readonly detailed: DetailedLookups;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
+  /** The API base URL of the current settings; null until they are first read. */
+  private server: string | null = null;
   /** The server rejected the key (401/403 invalid): nothing is sent until it changes or verifies. */
   private keyError: ApiErrorData | null = null;
   private lastError: LookupStatus['lastError'] = null;
   private policyLoad: Promise<void> | null = null;
   private clientLoad: Promise<void> | null = null;
+  private pageCapLoad: Promise<void> | null = null;
   private forceRefreshOnLoad = false;
   /** Lookups between their start and the moment their IPs are queued (tests wait on it). */
   private preparing = 0;
@@ -140,7 +151,10 @@ export class LookupService {
       },
       onError: (error) => this.noteFailure(error),
     });
-    this.pageCap = new PageCap(this.policy.perPageCap);
+    this.pageCap = new PageCap(this.policy.perPageCap, {
+      clock: this.clock,
+      ...(options.pageCapStore ? { store: options.pageCapStore } : {}),
+    });
     this.calls = {
       client: () => this.handle?.client ?? null,
       keyError: () => this.keyError,
@@ -250,13 +264,14 @@ export class LookupService {
     if (!handle) throw new ApiError(NO_KEY_ERROR);
     try {
       const result = await handle.client.testKey();
-      this.guard.charge(COST_OF_TEST_KEY);
-      this.keyError = null;
+      this.guard.charge(COST_OF_TEST_KEY, handle.identity);
+      // Unless the settings changed meanwhile: then the answer is about the old key.
+      if (this.handle === handle) this.keyError = null;
       return result;
     } catch (error) {
       const apiError = asApiError(error);
-      this.guard.charge(costOfError('test-key', apiError));
-      this.noteFailure(apiError);
+      this.guard.charge(costOfError('test-key', apiError), handle.identity);
+      if (this.handle === handle) this.noteFailure(apiError);
       throw apiError;
     }
   }
@@ -265,7 +280,10 @@ export class LookupService {
     return { cleared: await this.cache.clear() };
   }
 
-  /** The API key, base URL or auth header changed: new client, new ledger, refresh the quota. */
+  /**
+   * The API key, base URL or auth header changed: new client, new ledger, refresh the quota.
+   * A new base URL also drops the cached answers (see loadClient).
+   */
   credentialsChanged(): void {
     this.clientLoad = null;
     this.forceRefreshOnLoad = true;
@@ -288,6 +306,7 @@ export class LookupService {
     }
     await this.cache.flush();
     await this.guard.flush();
+    await this.pageCap.flush();
   }
 
   /** Synchronous counters for tests and benchmarks. */
@@ -312,7 +331,9 @@ export class LookupService {
       this.clientLoad = null;
       throw error;
     });
-    await Promise.all([this.policyLoad, this.clientLoad]);
+    // Never rejects: unreadable counts start from zero.
+    this.pageCapLoad ??= this.pageCap.restore();
+    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad]);
   }
 
   private async loadPolicy(): Promise<void> {
@@ -326,10 +347,15 @@ export class LookupService {
   }
 
   private async loadClient(): Promise<void> {
-    const handle = await this.o.clientSource();
+    const { server, handle } = await this.o.clientSource();
+    // The ledger follows the identity (base URL + key): a new key or server has its own quota.
     await this.guard.use(handle?.identity ?? null);
+    // The client and the cache's owner change in the same turn (see LookupCache.useOwner).
     this.handle = handle;
+    // Not awaited: the cache's reads and writes wait for the store's claim themselves.
+    void this.cache.useOwner(server);
     this.keyError = null;
+    if (server !== this.server) this.serverChanged(server);
     const force = this.forceRefreshOnLoad;
     this.forceRefreshOnLoad = false;
     if (handle && (force || this.guard.refreshedAt === null)) {
@@ -341,6 +367,21 @@ export class LookupService {
       this.clock.clearTimeout(timer);
     }
     this.batcher.kick();
+  }
+
+  /**
+   * What the old server told us is not about the new one: its rate-limit pause, its last error,
+   * and its calls still in flight, which new lookups must not join. (Its cached answers go with
+   * the cache's owner.)
+   */
+  private serverChanged(server: string): void {
+    const first = this.server === null;
+    this.server = server;
+    if (first) return;
+    this.lastError = null;
+    this.batcher.resumeNow();
+    this.batcher.detachInFlight();
+    this.detailed.detachInFlight();
   }
 
   // ----- rules -----

@@ -93,8 +93,12 @@ export class QuotaGuard {
     this.persist();
   }
 
-  charge(units: number): void {
-    if (!this.ledger || units <= 0) return;
+  /**
+   * `identity`: the ledger the call was made under. A call that returns after the key or server
+   * changed cost the old quota, not this one.
+   */
+  charge(units: number, identity: string | null = this.identity): void {
+    if (!this.ledger || units <= 0 || identity !== this.ledger.identity) return;
     this.ledger = { ...this.ledger, localCost: this.ledger.localCost + units };
     this.persist();
   }

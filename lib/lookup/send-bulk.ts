@@ -23,10 +23,15 @@ export async function sendBulk(context: CallContext, ips: string[]): Promise<Sen
   // Synchronously, before the first await: the batcher forms its next batch right after.
   const release = guard.commit(ips.length);
   const generation = cache.generation;
+  const identity = guard.identity;
+  // The settings changed during the call: what the old client met says nothing about the new one.
+  const noteFailure = (error: ApiError) => {
+    if (context.client() === client) context.noteFailure(error);
+  };
   try {
     const bulk = await client.checkIpBulk(ips);
-    guard.charge(costOfBulk(bulk));
-    if (bulk.failure) context.noteFailure(new ApiError(bulk.failure));
+    guard.charge(costOfBulk(bulk), identity);
+    if (bulk.failure) noteFailure(new ApiError(bulk.failure));
     const outcomes = new Map<string, LookupResult>();
     for (const item of bulk.items) {
       if (item.status === 'error') {
@@ -43,8 +48,8 @@ export async function sendBulk(context: CallContext, ips: string[]): Promise<Sen
     return { kind: 'done', outcomes };
   } catch (error) {
     const apiError = asApiError(error);
-    guard.charge(costOfError('bulk', apiError));
-    context.noteFailure(apiError);
+    guard.charge(costOfError('bulk', apiError), identity);
+    noteFailure(apiError);
     // Rate limited after the client's own retries: the batcher requeues and pauses everything.
     if (apiError.kind === 'rate-limited') {
       return { kind: 'retry-later', delayMs: apiError.retryAfterMs ?? null, error: apiError };

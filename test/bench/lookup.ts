@@ -141,7 +141,7 @@ async function measure(sim: Simulator, key: string, body: (client: ApiClient) =>
 function engineRun(sim: Simulator, workload: Workload, key: string, cacheStore: CacheStore) {
   return measure(sim, key, async (client) => {
     const service = new LookupService({
-      clientSource: async () => ({ client, identity: key }),
+      clientSource: async () => ({ server: sim.baseUrl, handle: { client, identity: key } }),
       policySource: async () => POLICY,
       initialPolicy: POLICY,
       cacheStore,

@@ -13,19 +13,22 @@ import { DEMO_KEY, EXPIRED_KEY } from '../../sim/keys';
 import { startSimulator, type Simulator } from '../../sim/server';
 
 let sim: Simulator;
+/** A second server following the same API (a mirror), for base-URL changes. */
+let mirror: Simulator;
 let db = 0;
 const popup = { id: 'ext', url: 'chrome-extension://ext/popup.html' };
 const page = (tab: number, documentId = 'doc') => ({ id: 'ext', url: 'https://siem.example/', tab: { id: tab }, frameId: 0, documentId });
 
 beforeAll(async () => {
-  sim = await startSimulator();
+  [sim, mirror] = await Promise.all([startSimulator(), startSimulator()]);
 });
 afterAll(async () => {
-  await sim.close();
+  await Promise.all([sim.close(), mirror.close()]);
 });
 beforeEach(async () => {
   fakeBrowser.reset();
   sim.reset();
+  mirror.reset();
   await saveSettings({ apiKey: DEMO_KEY, apiBaseUrl: sim.baseUrl });
 });
 
@@ -95,5 +98,53 @@ describe('lookup handlers', () => {
       const [noKey] = await handlers['ui:lookup']({ ips: ['185.220.101.9'] }, popup);
       expect(noKey).toEqual({ ip: '185.220.101.9', status: 'skipped', reason: 'no-key' });
     });
+  });
+});
+
+describe('lookup handlers across settings changes and restarts', () => {
+  const bulkCalls = (server: Simulator) => server.requestLog.filter((e) => e.path === '/checkIP/bulk').length;
+  const accountCalls = () => sim.requestLog.filter((e) => e.path === '/account').length;
+
+  it('a new auth header keeps the cached answers; a new base URL drops them and asks the new server', async () => {
+    const { handlers } = build();
+    await handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup);
+    expect(bulkCalls(sim)).toBe(1);
+
+    const before = accountCalls();
+    await saveSettings({ authHeader: 'x-api-key' });
+    await vi.waitFor(() => expect(accountCalls()).toBeGreaterThan(before)); // the new client is in use
+    expect((await handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup))[0]?.status).toBe('found');
+    expect(bulkCalls(sim)).toBe(1);
+
+    await saveSettings({ apiBaseUrl: mirror.baseUrl });
+    await vi.waitFor(async () => expect((await handlers['ui:get-status']({}, popup)).cacheSize).toBe(0));
+    expect((await handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup))[0]?.status).toBe('found');
+    expect(bulkCalls(mirror)).toBe(1);
+    expect(bulkCalls(sim)).toBe(1);
+  });
+
+  it('a base URL changed while the worker was stopped drops the old answers at the next start', async () => {
+    const cacheDb = `handlers-${++db}`;
+    const first = createLookupHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
+    await first.handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup);
+    await first.service.whenIdle();
+
+    await saveSettings({ apiBaseUrl: mirror.baseUrl });
+    const restarted = createLookupHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
+    await restarted.handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup);
+    expect(bulkCalls(mirror)).toBe(1);
+  });
+
+  it('per-page counts outlive a worker restart through storage.session', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 2 } });
+    const first = build();
+    await first.handlers['cs:lookup']({ ips: ['23.1.0.1', '23.1.0.2'], priority: 'background' }, page(1));
+    await first.service.whenIdle();
+
+    const restarted = build();
+    const [capped] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1));
+    expect(capped).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    const [otherPage] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1, 'next-doc'));
+    expect(otherPage?.status).not.toBe('skipped');
   });
 });

@@ -153,3 +153,69 @@ describe('Batcher', () => {
     expect(batcher.queueLength).toBe(0);
   });
 });
+
+describe('Batcher after a server change', () => {
+  /** A batcher whose calls wait until `finish(i, reply)`. */
+  function held() {
+    const clock = createManualClock();
+    const sent: string[][] = [];
+    const finishers: Array<(reply: SendResult<string> | null) => void> = [];
+    const batcher = new Batcher<string>({
+      clock,
+      windowMs: 25,
+      random: () => 1,
+      fallback: (ip) => `fallback:${ip}`,
+      send: (ips) => {
+        sent.push(ips);
+        return new Promise((resolve) =>
+          finishers.push((reply) => resolve(reply ?? { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer${sent.indexOf(ips)}:${ip}`])) })),
+        );
+      },
+    });
+    return { clock, batcher, sent, finish: (i: number, reply: SendResult<string> | null = null) => finishers[i]!(reply) };
+  }
+
+  it('calls in flight answer their callers, but later callers of the same IPs get a new call', async () => {
+    const { clock, batcher, sent, finish } = held();
+    const old = batcher.enqueue('1', 'visible');
+    await clock.advance(25);
+    batcher.detachInFlight();
+    const fresh = batcher.enqueue('1', 'visible');
+    await clock.advance(25);
+    expect(sent).toEqual([['1'], ['1']]);
+    expect(batcher.inFlightCount).toBe(2);
+    finish(0);
+    expect(await old).toBe('answer0:1');
+    finish(1);
+    expect(await fresh).toBe('answer1:1');
+    await batcher.whenIdle();
+    expect(batcher.inFlightCount).toBe(0);
+  });
+
+  it('a 429 met by a detached call neither pauses nor requeues: its callers get the fallback', async () => {
+    const { clock, batcher, sent, finish } = held();
+    const old = batcher.enqueue('1', 'visible');
+    await clock.advance(25);
+    batcher.detachInFlight();
+    finish(0, { kind: 'retry-later', delayMs: 60_000 });
+    expect(await old).toBe('fallback:1');
+    expect(batcher.pausedUntil).toBeNull();
+    expect(batcher.queueLength).toBe(0);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('resumeNow ends a pause at once', async () => {
+    const { clock, batcher, sent, finish } = held();
+    const first = batcher.enqueue('1', 'visible');
+    await clock.advance(25);
+    finish(0, { kind: 'retry-later', delayMs: 60_000 });
+    await clock.advance(0);
+    expect(batcher.pausedUntil).not.toBeNull();
+    batcher.resumeNow();
+    expect(batcher.pausedUntil).toBeNull();
+    await clock.advance(0);
+    expect(sent).toEqual([['1'], ['1']]);
+    finish(1);
+    expect(await first).toBe('answer1:1');
+  });
+});

@@ -47,6 +47,42 @@ describe('IndexedDB cache store', () => {
     expect([...got.keys()]).toEqual(['23.0.0.6', '23.0.0.8', '23.0.0.10']);
   });
 
+  it('keeps its records for the same owner, across a reopen, and drops them for another', async () => {
+    const name = freshName();
+    const store = createIdbCacheStore({ name });
+    await store.claim('https://a.example/api/v1');
+    await store.putMany([record('23.0.0.2', 1)]);
+    const reopened = createIdbCacheStore({ name });
+    await reopened.claim('https://a.example/api/v1');
+    expect(await reopened.count()).toBe(1);
+    await reopened.claim('https://b.example/api/v1');
+    expect(await reopened.count()).toBe(0);
+    await reopened.putMany([record('23.0.0.4', 2)]);
+    await createIdbCacheStore({ name }).claim('https://a.example/api/v1');
+    expect(await reopened.count()).toBe(0);
+  });
+
+  it("a database without an owner (older version, or a corrupted owner) is not anyone's", async () => {
+    const name = freshName();
+    const old = await openDB(name, 1, {
+      upgrade(db) {
+        db.createObjectStore('entries', { keyPath: 'ip' }).createIndex('storedAt', 'storedAt');
+      },
+    });
+    await old.put('entries', record('23.0.0.2', 1));
+    old.close();
+    const store = createIdbCacheStore({ name });
+    await store.claim('https://a.example/api/v1');
+    expect(await store.getMany(['23.0.0.2'])).toEqual(new Map());
+
+    await store.putMany([record('23.0.0.4', 1)]);
+    const db = await openDB(name);
+    await db.put('meta', { not: 'a url' }, 'owner');
+    db.close();
+    await createIdbCacheStore({ name }).claim('https://a.example/api/v1');
+    expect(await store.count()).toBe(0);
+  });
+
   it('clears and tells how many entries it removed', async () => {
     const store = createIdbCacheStore({ name: freshName() });
     await store.putMany([record('23.0.0.2', 1), record('23.0.0.4', 1)]);

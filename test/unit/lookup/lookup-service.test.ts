@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api/errors';
 import type { LookupResult } from '../../../lib/lookup/types';
+import { createMemoryCacheStore } from '../../../lib/lookup/cache-store';
 import { FakeApiClient, isFound } from './helpers/fake-api-client';
 import { publicIp, publicIps } from './helpers/ips';
 import { createHarness } from './helpers/service-harness';
@@ -84,7 +85,7 @@ describe('LookupService: cache', () => {
     const broken = () => Promise.reject(new Error('IndexedDB is gone'));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const h = createHarness({
-      cacheStore: { getMany: broken, putMany: broken, deleteMany: broken, clear: broken, count: broken, setMaxEntries: () => undefined },
+      cacheStore: { getMany: broken, putMany: broken, deleteMany: broken, clear: broken, count: broken, claim: broken, setMaxEntries: () => undefined },
     });
     expect(statuses(await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'visible' })))).toEqual(['found']);
     await h.service.whenIdle();
@@ -293,7 +294,7 @@ describe('LookupService: settings', () => {
   it('a new key gets a new ledger and a fresh /account', async () => {
     const client = new FakeApiClient();
     let identity = 'key-1';
-    const h = createHarness({ client, extra: { clientSource: async () => ({ client, identity }) } });
+    const h = createHarness({ client, extra: { clientSource: async () => ({ server: 'https://api.test/v1', handle: { client, identity } }) } });
     client.account_ = { used: 10, limit: 1000 };
     expect((await h.service.status()).quota.used).toBe(10);
     identity = 'key-2';
@@ -302,5 +303,147 @@ describe('LookupService: settings', () => {
     await h.clock.advance(0);
     expect((await h.service.status()).quota).toMatchObject({ used: 500, limit: 2000 });
     expect(client.accountCalls).toBe(2);
+  });
+});
+
+describe('LookupService: the API server owns the cache', () => {
+  const MIRROR = 'https://mirror.example/api/v1';
+
+  it('a new base URL drops every cached answer, in memory and in the store, and asks the new server', async () => {
+    const h = createHarness();
+    await h.settle(h.service.lookup(publicIps(3), { priority: 'manual' }));
+    await h.service.whenIdle();
+    expect(await h.cacheStore.count()).toBe(3);
+    h.server = MIRROR;
+    h.service.credentialsChanged();
+    expect((await h.settle(h.service.status())).cacheSize).toBe(0);
+    expect(await h.cacheStore.count()).toBe(0);
+    await h.settle(h.service.lookup(publicIps(3), { priority: 'manual' }));
+    expect(h.client.bulkCalls).toEqual([publicIps(3), publicIps(3)]);
+  });
+
+  it('a new key or auth header on the same server keeps the cached answers', async () => {
+    const client = new FakeApiClient();
+    let identity = 'key-1';
+    const h = createHarness({ client, extra: { clientSource: async () => ({ server: 'https://api.test/v1', handle: { client, identity } }) } });
+    await h.settle(h.service.lookup(publicIps(3), { priority: 'manual' }));
+    identity = 'key-2';
+    h.service.credentialsChanged();
+    await h.settle(h.service.lookup(publicIps(3), { priority: 'manual' }));
+    h.service.credentialsChanged(); // the auth header: same server, same key
+    await h.settle(h.service.lookup(publicIps(3), { priority: 'manual' }));
+    expect(h.client.bulkCalls).toHaveLength(1);
+  });
+
+  it('a server change made while the worker was stopped is caught at start-up', async () => {
+    const cacheStore = createMemoryCacheStore();
+    const first = createHarness({ cacheStore });
+    await first.settle(first.service.lookup(publicIps(3), { priority: 'manual' }));
+    await first.service.whenIdle();
+
+    const sameServer = createHarness({ cacheStore });
+    await sameServer.settle(sameServer.service.lookup(publicIps(3), { priority: 'manual' }));
+    expect(sameServer.client.bulkCalls).toEqual([]);
+
+    const otherServer = createHarness({ cacheStore, server: MIRROR });
+    await otherServer.settle(otherServer.service.lookup(publicIps(3), { priority: 'manual' }));
+    expect(otherServer.client.bulkCalls).toEqual([publicIps(3)]);
+  });
+
+  it("an old server's answer that lands after the change reaches its caller but is not cached", async () => {
+    const h = createHarness();
+    h.client.hold();
+    const pending = h.service.lookup(['23.0.0.2'], { priority: 'manual' });
+    await h.until(() => h.client.heldCalls === 1);
+    h.server = MIRROR;
+    h.service.credentialsChanged();
+    await h.settle(h.service.status());
+    h.client.release();
+    expect((await h.settle(pending))[0]?.status).toBe('found');
+    await h.service.whenIdle();
+    expect(await h.cacheStore.count()).toBe(0);
+    await h.settle(h.service.lookup(['23.0.0.2'], { priority: 'manual' }));
+    expect(h.client.bulkCalls).toHaveLength(2);
+  });
+
+  it('a lookup made after the change does not join a call still in flight to the old server', async () => {
+    const h = createHarness();
+    h.client.hold();
+    const before = h.service.lookup(['23.0.0.2'], { priority: 'manual' });
+    await h.until(() => h.client.heldCalls === 1);
+    h.server = MIRROR;
+    h.service.credentialsChanged();
+    await h.settle(h.service.status());
+    const after = h.service.lookup(['23.0.0.2'], { priority: 'manual' });
+    await h.until(() => h.client.heldCalls === 2);
+    h.client.release();
+    await h.settle(Promise.all([before, after]));
+    await h.service.whenIdle();
+    expect(h.client.bulkCalls).toEqual([['23.0.0.2'], ['23.0.0.2']]);
+    expect(await h.cacheStore.count()).toBe(1); // the new server's answer only
+  });
+
+  it("what a call of the old key cost is not charged to the new key's quota", async () => {
+    const oldClient = new FakeApiClient();
+    let current = { client: oldClient, identity: 'key-1' };
+    const h = createHarness({ client: oldClient, extra: { clientSource: async () => ({ server: 'https://api.test/v1', handle: current }) } });
+    oldClient.hold();
+    const before = h.service.lookup(['23.0.0.2'], { priority: 'manual' });
+    await h.until(() => oldClient.heldCalls === 1);
+    current = { client: new FakeApiClient(), identity: 'key-2' };
+    h.service.credentialsChanged();
+    await h.settle(h.service.status());
+    oldClient.release();
+    expect((await h.settle(before))[0]?.status).toBe('found');
+    expect((await h.service.status()).quota.pendingLocalCost).toBe(0);
+  });
+
+  it("a late failure of the old key's call does not block the new key", async () => {
+    const oldClient = new FakeApiClient();
+    const newClient = new FakeApiClient();
+    let current = { client: oldClient, identity: 'key-1' };
+    const h = createHarness({ client: oldClient, extra: { clientSource: async () => ({ server: 'https://api.test/v1', handle: current }) } });
+    oldClient.hold();
+    const before = h.service.lookup(['23.0.0.2'], { priority: 'manual' });
+    await h.until(() => oldClient.heldCalls === 1);
+    current = { client: newClient, identity: 'key-2' };
+    h.service.credentialsChanged();
+    await h.settle(h.service.status());
+    oldClient.bulkFailures.push({ kind: 'invalid-key', status: 401, message: 'Invalid API key' });
+    oldClient.release();
+    expect((await h.settle(before))[0]).toMatchObject({ status: 'error', error: { kind: 'invalid-key' } });
+    const [after] = await h.settle(h.service.lookup(['23.0.0.4'], { priority: 'manual' }));
+    expect(after?.status).toBe('found');
+    expect((await h.service.status()).lastError).toBeNull();
+  });
+
+  it("the old server's rate-limit pause and last error do not hold the new one", async () => {
+    const h = createHarness();
+    h.client.bulkFailures.push({ kind: 'rate-limited', status: 429, message: 'Rate limit exceeded', retryAfterMs: 10 * 60_000 });
+    const pending = h.service.lookup(['23.0.0.2'], { priority: 'visible' });
+    await h.until(() => h.service.stats().pausedUntil !== null, 1);
+    expect((await h.service.status()).lastError).toMatchObject({ kind: 'rate-limited' });
+    h.server = MIRROR;
+    h.service.credentialsChanged();
+    // settle() moves the clock 50 s at most: the answer comes only if the pause was lifted.
+    expect(statuses(await h.settle(pending))).toEqual(['found']);
+    expect(await h.service.status()).toMatchObject({ pausedUntil: null, lastError: null });
+  });
+});
+
+describe('LookupService: per-page cap across worker restarts', () => {
+  it('a restarted worker goes on counting the pages it counted before', async () => {
+    const saved: { value?: unknown } = {};
+    const pageCapStore = { load: async () => saved.value, save: async (value: unknown) => void (saved.value = structuredClone(value)) };
+    const options = { policy: { perPageCap: 2 }, extra: { pageCapStore } };
+    const first = createHarness(options);
+    await first.settle(first.service.lookup(publicIps(2), { priority: 'visible', source: '1:0:doc' }));
+    await first.service.whenIdle();
+
+    const restarted = createHarness(options);
+    const results = await restarted.settle(restarted.service.lookup(publicIps(2, 10), { priority: 'visible', source: '1:0:doc' }));
+    expect(statuses(results)).toEqual(['skipped:page-cap', 'skipped:page-cap']);
+    const otherPage = await restarted.settle(restarted.service.lookup(publicIps(2, 10), { priority: 'visible', source: '2:0:doc' }));
+    expect(statuses(otherPage).some((s) => s === 'skipped:page-cap')).toBe(false);
   });
 });

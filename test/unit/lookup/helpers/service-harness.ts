@@ -14,6 +14,8 @@ export interface Harness {
   cacheStore: CacheStore;
   ledgerStore: LedgerStore;
   policy: LookupPolicy;
+  /** The API base URL the client source reports; change it, then call credentialsChanged(). */
+  server: string;
   /** Moves the clock in window-sized steps until the promise settles. */
   settle<T>(promise: Promise<T>, stepMs?: number): Promise<T>;
   /** Moves the clock in window-sized steps until the condition holds. */
@@ -28,6 +30,7 @@ export interface HarnessOptions {
   ledgerStore?: LedgerStore;
   clock?: ManualClock;
   identity?: string;
+  server?: string;
   extra?: Partial<LookupServiceOptions>;
 }
 
@@ -42,9 +45,13 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     cacheStore,
     ledgerStore,
     policy: { ...DEFAULT_LOOKUP_POLICY, ...options.policy },
+    server: options.server ?? 'https://api.test/v1',
   } as Harness;
   harness.service = new LookupService({
-    clientSource: async () => (client ? { client, identity: options.identity ?? 'key-1' } : null),
+    clientSource: async () => ({
+      server: harness.server,
+      handle: client ? { client, identity: options.identity ?? 'key-1' } : null,
+    }),
     policySource: async () => harness.policy,
     initialPolicy: harness.policy,
     cacheStore,

@@ -45,7 +45,7 @@ export function simService(options: {
 }): LookupService {
   const policy = { ...DEFAULT_LOOKUP_POLICY, ...options.policy };
   return new LookupService({
-    clientSource: async () => ({ client: options.client, identity: 'demo' }),
+    clientSource: async () => ({ server: 'sim', handle: { client: options.client, identity: 'demo' } }),
     policySource: async () => policy,
     initialPolicy: policy,
     cacheStore: createIdbCacheStore({ name: options.dbName }),
