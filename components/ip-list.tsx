@@ -22,6 +22,7 @@ import {
 } from '@/lib/ui/ip-rows';
 import { ErrorNotice } from './error-notice';
 import { ExportBar } from './export-bar';
+import { IpText } from './ip-text';
 import { ReputationDetails } from './reputation-details';
 import { SeverityBadge } from './severity-badge';
 
@@ -157,7 +158,7 @@ export function IpList(props: IpListProps) {
                           setSelected(open ? null : row.ip);
                         }}
                       >
-                        {row.ip}
+                        <IpText ip={row.ip} />
                       </button>
                     </th>
                     <td class="col-severity">

@@ -7,6 +7,7 @@ import type { IpInfo } from '@/lib/api/types';
 import { describeSkip, formatCount, formatLastAttack, formatScore } from '@/lib/format';
 import type { LookupResult } from '@/lib/lookup/types';
 import { severityOf, type SeverityThresholds } from '@/lib/severity';
+import { IpText } from './ip-text';
 import { SeverityBadge } from './severity-badge';
 
 export interface ReputationDetailsProps {
@@ -89,7 +90,9 @@ export function ReputationDetails(props: ReputationDetailsProps) {
   return (
     <section class={`rep rep-${severity}`} aria-label={`Reputation of ${result.ip}`}>
       <header class="rep-head">
-        <Heading class="rep-ip">{result.ip}</Heading>
+        <Heading class="rep-ip">
+          <IpText ip={result.ip} />
+        </Heading>
         <SeverityBadge severity={severity} />
       </header>
       {result.status === 'found' && <FoundDetails result={result} now={now} />}

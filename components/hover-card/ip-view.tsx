@@ -3,6 +3,7 @@
  * what is happening while it is not.
  */
 import type { ComponentChildren } from 'preact';
+import { IpText } from '@/components/ip-text';
 import { ReputationDetails } from '@/components/reputation-details';
 import { SeverityBadge } from '@/components/severity-badge';
 import type { LookupResult } from '@/lib/lookup/types';
@@ -34,7 +35,9 @@ export function IpView({ ip, result, thresholds, headingLevel, children }: IpVie
   return (
     <section class="rep rep-pending" aria-label={`Reputation of ${ip}`} aria-busy="true">
       <header class="rep-head">
-        <Heading class="rep-ip">{ip}</Heading>
+        <Heading class="rep-ip">
+          <IpText ip={ip} />
+        </Heading>
         <SeverityBadge severity="pending" />
       </header>
       <p class="rep-note">Looking up this address…</p>

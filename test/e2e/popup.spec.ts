@@ -247,11 +247,23 @@ test.describe('layout', () => {
       const popup = await context.newPage();
       await popup.setViewportSize({ width, height: 700 });
       await popup.goto(extensionUrl(extensionId, 'popup.html'));
-      await lookUp(popup, `${IPS.critical} ${IPS.high} 2a0b:4140:ddd::1 ${IPS.whitelisted}`);
+      await lookUp(popup, `${IPS.critical} ${IPS.high} 2a0b:4140:ddd::1 193.110.107.247 ${IPS.whitelisted}`);
       await popup.getByRole('button', { name: IPS.critical, exact: true }).click();
       await expect(popup.getByRole('region', { name: `Reputation of ${IPS.critical}` })).toBeVisible();
       const overflow = await popup.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // No IPv4 address is split over two lines (`193.110.107.2` / `47` reads as two addresses).
+      const split = await popup.evaluate(() =>
+        [...document.querySelectorAll('.ip-button, .rep-ip')]
+          .filter((el) => !el.textContent!.includes(':'))
+          .filter((el) => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+          })
+          .map((el) => el.textContent),
+      );
+      expect(split).toEqual([]);
     });
   }
 
