@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.output', '.wxt', 'demo-output', 'test-results', 'playwright-report', 'bench-output'] },
+  { ignores: ['node_modules', '.output', '.output-*', '.wxt', 'demo-output', 'test-results', 'playwright-report', 'bench-output'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
