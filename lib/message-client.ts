@@ -53,16 +53,35 @@ export const sendToBackground: Connector = async (type, payload) => {
   return unreachable(lastError, 'The extension background');
 };
 
-/** To the content script of one tab (top frame unless a frameId is given). */
+/**
+ * To the content script of one tab: the top frame unless a frameId is given, or every frame
+ * with 'all' (the reply is then the first frame's to answer).
+ */
 export async function sendToTab<T extends MessageType>(
   tabId: number,
   type: T,
   payload: MessagePayload<T>,
-  frameId = 0,
+  frameId: number | 'all' = 0,
 ): Promise<Reply<MessageReplies[T]>> {
   try {
-    return asReply(await browser.tabs.sendMessage(tabId, { type, payload }, { frameId }), 'The page');
+    const message = { type, payload };
+    const sent = frameId === 'all' ? browser.tabs.sendMessage(tabId, message) : browser.tabs.sendMessage(tabId, message, { frameId });
+    return asReply(await sent, 'The page');
   } catch (error) {
     return unreachable(error, 'The page');
   }
+}
+
+/**
+ * To the content scripts of every tab, in every frame. Tabs where ours does not run answer
+ * `unreachable`, which is expected: the replies are not looked at.
+ */
+export async function sendToEveryTab<T extends MessageType>(type: T, payload: MessagePayload<T>): Promise<void> {
+  let tabs: { id?: number }[];
+  try {
+    tabs = await browser.tabs.query({});
+  } catch {
+    return;
+  }
+  await Promise.all(tabs.map((tab) => (typeof tab.id === 'number' ? sendToTab(tab.id, type, payload, 'all') : undefined)));
 }

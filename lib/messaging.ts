@@ -42,6 +42,8 @@ export const messageSchemas = {
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(100_000) }).strict(),
+  /** Background -> every tab: the API server changed, the page's results are another server's. */
+  'tab:results-stale': z.object({}).strict(),
 } as const;
 
 export type MessageType = keyof typeof messageSchemas;
@@ -69,6 +71,7 @@ export interface MessageReplies {
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
   'tab:show-lookup': { ok: true };
+  'tab:results-stale': { ok: true };
 }
 
 /** Errors that are not the API's: the message itself was refused or the handler failed. */

@@ -28,6 +28,8 @@ export interface CardLens {
   putResult(result: LookupResult): void;
   askNow(ips: string[]): void;
   readonly thresholds: SeverityThresholds;
+  /** Changes when the page's results go stale (see PageLens.resultsStale). */
+  readonly resultsGeneration: number;
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ReplyError };
@@ -186,7 +188,14 @@ export function createCardController(deps: CardControllerDeps): CardController {
   async function askDetails(ip: string): Promise<void> {
     details.set(ip, { state: 'loading' });
     paint();
+    const generation = lens.resultsGeneration;
     const reply = await deps.lookupDetailed(ip);
+    if (lens.resultsGeneration !== generation) {
+      // Asked of the previous API server: its answer must not come back as the new one's.
+      details.set(ip, { state: 'idle' });
+      paint();
+      return;
+    }
     const failure = reply.ok ? detailsFailure(reply.value, lens.resultOf(ip)) : describeReplyError(reply.error);
     if (failure) {
       details.set(ip, { state: 'error', message: failure });

@@ -1,6 +1,7 @@
 /**
- * Answers the popup and the background: `tab:get-page-ips` (the popup's "This page" list) and
- * `tab:show-lookup` (the context menu on a selection). Only this extension may ask.
+ * Answers the popup and the background: `tab:get-page-ips` (the popup's "This page" list),
+ * `tab:show-lookup` (the context menu on a selection) and `tab:results-stale` (the API server
+ * changed). Only this extension may ask.
  */
 import { browser } from 'wxt/browser';
 import type { MessageReplies, Reply } from '@/lib/messaging';
@@ -9,6 +10,7 @@ import { forbidden, invalid, parseTabMessage } from '@/lib/page/tab-messages';
 export interface TabHandlers {
   getPageIps(): MessageReplies['tab:get-page-ips'];
   showLookup(text: string): void;
+  resultsStale(): void;
 }
 
 export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal): void {
@@ -20,7 +22,8 @@ export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal)
     const { message } = parsed;
     try {
       if (message.type === 'tab:get-page-ips') return Promise.resolve({ ok: true, value: handlers.getPageIps() });
-      handlers.showLookup(message.payload.text);
+      if (message.type === 'tab:results-stale') handlers.resultsStale();
+      else handlers.showLookup(message.payload.text);
       return Promise.resolve({ ok: true, value: { ok: true } });
     } catch (error) {
       return Promise.resolve({ ok: false, error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) } });

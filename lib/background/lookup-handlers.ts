@@ -4,6 +4,7 @@
  * as MV3 requires to be woken by a message); everything async starts lazily on first use.
  */
 import { browser } from 'wxt/browser';
+import { sendToEveryTab } from '../message-client';
 import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
@@ -45,6 +46,8 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     cacheStore: createIdbCacheStore(),
     ledgerStore: storageLedgerStore,
     pageCapStore: sessionValue(browser.storage.session, 'pageCap'),
+    // Open pages show the old server's answers: they forget them and ask again.
+    onServerChanged: () => void sendToEveryTab('tab:results-stale', {}),
     ...overrides,
   });
 

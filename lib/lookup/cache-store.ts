@@ -18,9 +18,11 @@ export interface CacheStore {
   setMaxEntries(maxEntries: number): void;
   /**
    * Makes `owner` the owner of the records: if they belong to anyone else (or to no one yet),
-   * they are all deleted first, in one step with recording the new owner.
+   * they are all deleted first, in one step with recording the new owner. Resolves to true when
+   * they belonged to another server (not when the store had no owner yet): answers already
+   * shown elsewhere came from that server.
    */
-  claim(owner: string): Promise<void>;
+  claim(owner: string): Promise<boolean>;
 }
 
 /** A Map ordered by write time, for tests and benchmarks. */
@@ -66,9 +68,11 @@ export function createMemoryCacheStore(maxEntries = 50_000): CacheStore {
       evict();
     },
     async claim(next) {
-      if (owner === next) return;
+      if (owner === next) return false;
+      const replaced = owner !== undefined;
       records.clear();
       owner = next;
+      return replaced;
     },
   };
 }

@@ -50,7 +50,7 @@ export class LookupCache {
   private owner: string | null = null;
   /** The owner the store was last claimed for; the store is used only while it equals `owner`. */
   private storeOwner: string | null = null;
-  private claiming: Promise<void> | null = null;
+  private claiming: Promise<boolean> | null = null;
 
   constructor(options: LookupCacheOptions) {
     this.store = options.store;
@@ -76,10 +76,11 @@ export class LookupCache {
    * memory layer at once, synchronously, so a caller that swaps its API client in the same turn
    * knows that no call to the old server can be cached as the new one's (its generation is
    * gone); the store is claimed before it is read or written again (see CacheStore.claim), which
-   * also catches a change made while the worker was stopped. Resolves when the claim is done;
-   * if it fails, the cache works from memory until a later call claims the store again.
+   * also catches a change made while the worker was stopped. Resolves when the claim is done,
+   * to true if the store held another server's answers (see CacheStore.claim); if the claim
+   * fails, to false, and the cache works from memory until a later call claims the store again.
    */
-  useOwner(owner: string): Promise<void> {
+  useOwner(owner: string): Promise<boolean> {
     if (owner !== this.owner) {
       this.owner = owner;
       this.generation++;
@@ -89,7 +90,7 @@ export class LookupCache {
     } else if (this.storeOwner !== owner && !this.claiming) {
       this.claiming = this.claimStore(owner, null);
     }
-    return this.claiming ?? Promise.resolve();
+    return this.claiming ?? Promise.resolve(false);
   }
 
   /** A record that answers the lookup now, from memory only (synchronous). */
@@ -206,15 +207,17 @@ export class LookupCache {
   }
 
   /** After `previous` (claims run in order), once the old owner's writes in progress have landed. */
-  private claimStore(owner: string, previous: Promise<void> | null): Promise<void> {
-    const claim: Promise<void> = (async () => {
+  private claimStore(owner: string, previous: Promise<boolean> | null): Promise<boolean> {
+    const claim: Promise<boolean> = (async () => {
       await previous;
       await this.flush();
       try {
-        await this.store.claim(owner);
+        const replaced = await this.store.claim(owner);
         this.storeOwner = owner;
+        return replaced;
       } catch (error) {
         this.onStoreError(error);
+        return false;
       }
     })().finally(() => {
       if (this.claiming === claim) this.claiming = null;

@@ -128,11 +128,13 @@ export function createIdbCacheStore(options: IdbCacheStoreOptions = {}): CacheSt
       const db = await open();
       const tx = db.transaction([STORE, META], 'readwrite');
       // Anything but exactly this owner (none yet, another server, a corrupted value) is not ours.
-      if ((await tx.objectStore(META).get(OWNER_KEY)) !== owner) {
+      const previous = await tx.objectStore(META).get(OWNER_KEY);
+      if (previous !== owner) {
         await tx.objectStore(STORE).clear();
         await tx.objectStore(META).put(owner, OWNER_KEY);
       }
       await tx.done;
+      return previous !== undefined && previous !== owner;
     },
   };
 }

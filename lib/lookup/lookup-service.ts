@@ -86,6 +86,12 @@ export interface LookupServiceOptions {
   memoryMaxEntries?: number;
   /** A detailed lookup that meets a 429 waits for the pause and tries again this many times. */
   detailedRetries?: number;
+  /**
+   * The API server changed (now, or while the worker was stopped): answers given out before
+   * came from another server. Called once the cache is claimed for the new one, so whoever asks
+   * again from then on gets the new server's answers.
+   */
+  onServerChanged?: () => void;
 }
 
 const MINUTE = 60_000;
@@ -353,9 +359,9 @@ export class LookupService {
     // The client and the cache's owner change in the same turn (see LookupCache.useOwner).
     this.handle = handle;
     // Not awaited: the cache's reads and writes wait for the store's claim themselves.
-    void this.cache.useOwner(server);
+    const claimed = this.cache.useOwner(server);
     this.keyError = null;
-    if (server !== this.server) this.serverChanged(server);
+    if (server !== this.server) this.serverChanged(server, claimed);
     const force = this.forceRefreshOnLoad;
     this.forceRefreshOnLoad = false;
     if (handle && (force || this.guard.refreshedAt === null)) {
@@ -372,11 +378,16 @@ export class LookupService {
   /**
    * What the old server told us is not about the new one: its rate-limit pause, its last error,
    * and its calls still in flight, which new lookups must not join. (Its cached answers go with
-   * the cache's owner.)
+   * the cache's owner.) At the worker's first load only the store knows whether the server
+   * changed while the worker was stopped: `claimed` says whether it held another's answers.
    */
-  private serverChanged(server: string): void {
+  private serverChanged(server: string, claimed: Promise<boolean>): void {
     const first = this.server === null;
     this.server = server;
+    void claimed.then((replaced) => {
+      // A newer change has its own notice; this one would only ask twice.
+      if ((replaced || !first) && this.server === server) this.o.onServerChanged?.();
+    });
     if (first) return;
     this.lastError = null;
     this.batcher.resumeNow();

@@ -31,6 +31,8 @@ export class LookupQueue {
   private backgroundInFlight = false;
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
+  /** Bumped by forget(): answers to batches sent before it are dropped. */
+  private generation = 0;
 
   constructor(private readonly options: LookupQueueOptions) {}
 
@@ -74,6 +76,20 @@ export class LookupQueue {
     }
   }
 
+  /**
+   * Drops every answer and every ask, queued or in flight (the API server changed): IPs are
+   * asked again when requested again. Returns the IPs that had an answer or were asked.
+   */
+  forget(): Set<string> {
+    const ips = new Set([...this.asked, ...this.results.keys()]);
+    this.generation++;
+    this.results.clear();
+    this.asked.clear();
+    this.waiting.visible.length = 0;
+    this.waiting.background.length = 0;
+    return ips;
+  }
+
   stop(): void {
     this.stopped = true;
     this.waiting.visible.length = 0;
@@ -107,6 +123,7 @@ export class LookupQueue {
   }
 
   private launch(ips: string[], priority: PagePriority, after?: () => void): void {
+    const generation = this.generation;
     const task = this.options
       .send(ips, priority)
       .catch((error: unknown) => ({
@@ -114,7 +131,7 @@ export class LookupQueue {
         error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) },
       }))
       .then((reply) => {
-        if (this.stopped) return;
+        if (this.stopped || generation !== this.generation) return;
         const results: LookupResult[] = reply.ok ? [...reply.results] : [];
         const answered = new Set(results.map((r) => r.ip));
         // No answer for an IP (failed message, or left out of the reply) is an error, not

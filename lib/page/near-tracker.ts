@@ -21,6 +21,8 @@ export interface NearTracker<T> {
   /** Starts tracking; returns the element's nearness now, when already known. */
   track(element: Element, item: T): Nearness | null;
   untrack(element: Element, item: T): void;
+  /** Calls onNear again for everything near the viewport now (visible first). */
+  replay(): void;
   disconnect(): void;
 }
 
@@ -227,6 +229,13 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       const elements = elementsOfItem.get(item);
       elements?.delete(element);
       if (!elements || elements.size === 0) removeItem(item);
+    },
+    replay() {
+      const visible: T[] = [];
+      const near: T[] = [];
+      for (const [element, nearness] of fineState) (nearness === 'visible' ? visible : near).push(...(itemsOf.get(element) ?? []));
+      if (visible.length) options.onNear(visible, 'visible');
+      if (near.length) options.onNear(near, 'near');
     },
     disconnect() {
       fine.disconnect();

@@ -72,6 +72,7 @@ export class PageLens {
   /** Whether marks.css is in the document; asked when the first mark is shown. */
   private staticUnderline: boolean | undefined;
   private summaryTimer: ReturnType<typeof setTimeout> | undefined;
+  private staleCount = 0;
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -160,6 +161,25 @@ export class PageLens {
     const cls = this.classOf(ip);
     if (!this.shouldAsk(ip) && cls !== 'public') return { ip, status: 'skipped', reason: cls };
     return undefined;
+  }
+
+  /**
+   * The background asks another API server now: every answer this page holds is the old one's.
+   * Forgets them (the card and the popup's page list follow), puts the marks near the viewport
+   * back to pending and asks their IPs again, on-screen first, as when they first came near;
+   * the background's rules (automatic lookups, per-page cap) answer them as usual.
+   */
+  resultsStale(): void {
+    this.staleCount++;
+    const forgotten = this.lookups.forget();
+    this.tracker.replay();
+    for (const listener of this.listeners) listener(forgotten);
+    this.scheduleSummary();
+  }
+
+  /** Changes when the results go stale: an answer to a request made before is the old server's. */
+  get resultsGeneration(): number {
+    return this.staleCount;
   }
 
   /** A result obtained outside the page scan (the card's detailed lookup). */

@@ -6,7 +6,8 @@ import type { MessagePayload, MessageReplies, Reply } from '../messaging';
 
 export type TabMessage =
   | { type: 'tab:get-page-ips'; payload: MessagePayload<'tab:get-page-ips'> }
-  | { type: 'tab:show-lookup'; payload: MessagePayload<'tab:show-lookup'> };
+  | { type: 'tab:show-lookup'; payload: MessagePayload<'tab:show-lookup'> }
+  | { type: 'tab:results-stale'; payload: MessagePayload<'tab:results-stale'> };
 
 export type TabMessageType = TabMessage['type'];
 
@@ -28,8 +29,9 @@ export function parseTabMessage(raw: unknown): { ok: true; message: TabMessage }
   if (!isPlainObject(payload)) return { ok: false, reason: `Invalid ${raw.type} message: payload.` };
   switch (raw.type) {
     case 'tab:get-page-ips':
-      if (Object.keys(payload).length) return { ok: false, reason: 'Invalid tab:get-page-ips message: unexpected field.' };
-      return { ok: true, message: { type: 'tab:get-page-ips', payload: {} } };
+    case 'tab:results-stale':
+      if (Object.keys(payload).length) return { ok: false, reason: `Invalid ${raw.type} message: unexpected field.` };
+      return { ok: true, message: { type: raw.type, payload: {} } };
     case 'tab:show-lookup': {
       const extra = Object.keys(payload).filter((k) => k !== 'text');
       if (extra.length || typeof payload.text !== 'string' || payload.text.length > MAX_TEXT) {

@@ -4,7 +4,8 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { highlightSizes, markedIps, markedTexts, pageUrl, usePageSimulator } from './page-support';
+import { startSimulator } from '../sim/server';
+import { configure, highlightSizes, markedIps, markedTexts, pageUrl, usePageSimulator } from './page-support';
 
 const env = usePageSimulator({ scanLoopback: true });
 
@@ -115,4 +116,30 @@ test('mark style changes apply live', async ({ context, extensionId }) => {
   await options.goto(`chrome-extension://${extensionId}/options.html`);
   await options.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }).chrome.storage.local.set({ markStyle: 'background' }));
   await expect.poll(style).toEqual({ line: 'none', background: 'rgba(229, 57, 53, 0.4)' });
+});
+
+test('a new API base URL recolours open pages from the new server, without a reload', async ({ context, extensionId }) => {
+  const other = await startSimulator({ seed: 'another-server' });
+  try {
+    // An address the page's server does not know and the other one rates critical.
+    const ip = Array.from({ length: 4000 }, (_, i) => `23.45.${i >> 8}.${i & 255}`).find(
+      (a) => env.sim.dataset.lookup(a) === null && other.dataset.lookup(a)?.threatLevel === 'CRITICAL',
+    )!;
+    const page = await context.newPage();
+    await page.goto(pageUrl(env.sim, 'frames-shadow.html'));
+    await page.evaluate((text) => {
+      const p = document.createElement('p');
+      p.textContent = `seen from ${text}`;
+      document.body.prepend(p);
+    }, ip);
+    await expect.poll(() => markedIps(page, 'unknown')).toContain(ip);
+    await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
+
+    await configure(context, extensionId, other);
+    await expect.poll(() => markedIps(page, 'critical')).toEqual([ip, '185.220.101.1'].sort());
+    expect(await markedIps(page, 'unknown')).not.toContain(ip);
+    await expect.poll(async () => (await highlightSizes(page)).pending).toBe(0);
+  } finally {
+    await other.close();
+  }
 });

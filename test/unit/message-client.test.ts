@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { sendToBackground } from '@/lib/message-client';
+import { sendToBackground, sendToEveryTab } from '@/lib/message-client';
 
 describe('sendToBackground', () => {
   beforeEach(() => fakeBrowser.reset());
@@ -33,5 +33,23 @@ describe('sendToBackground', () => {
   it('treats a missing reply as unreachable instead of undefined', async () => {
     vi.spyOn(browser.runtime, 'sendMessage').mockResolvedValue(undefined as never);
     expect(await sendToBackground('ui:clear-cache', {})).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+  });
+});
+
+describe('sendToEveryTab', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('sends to every frame of every tab and ignores tabs without our content script', async () => {
+    vi.spyOn(browser.tabs, 'query').mockResolvedValue([{ id: 1 }, { id: 2 }, {}] as never);
+    const send = vi
+      .spyOn(browser.tabs, 'sendMessage')
+      .mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'))
+      .mockResolvedValueOnce({ ok: true, value: { ok: true } } as never);
+    await expect(sendToEveryTab('tab:results-stale', {})).resolves.toBeUndefined();
+    // No frameId: every frame of the tab gets it.
+    expect(send.mock.calls).toEqual([
+      [1, { type: 'tab:results-stale', payload: {} }],
+      [2, { type: 'tab:results-stale', payload: {} }],
+    ]);
   });
 });

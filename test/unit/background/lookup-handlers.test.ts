@@ -147,4 +147,55 @@ describe('lookup handlers across settings changes and restarts', () => {
     const [otherPage] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1, 'next-doc'));
     expect(otherPage?.status).not.toBe('skipped');
   });
+
+  describe('tells open pages when their results are stale', () => {
+    const STALE = { type: 'tab:results-stale', payload: {} };
+
+    /** tabs.sendMessage as the broadcast uses it; `onSend` runs at the moment a tab is told. */
+    function watchBroadcast(onSend: () => Promise<void> | void = () => {}) {
+      vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ id: 3 }] as never);
+      return vi.spyOn(fakeBrowser.tabs, 'sendMessage').mockImplementation((async () => {
+        await onSend();
+        return { ok: true, value: { ok: true } };
+      }) as never);
+    }
+
+    it('after a base-URL change, once the cache is the new server\'s: a page asking then reaches it', async () => {
+      const { handlers } = build();
+      await handlers['cs:lookup']({ ips: ['185.220.101.1'], priority: 'visible' }, page(3));
+      let asked: unknown;
+      const send = watchBroadcast(() => {
+        asked = handlers['cs:lookup']({ ips: ['185.220.101.1'], priority: 'visible' }, page(3));
+      });
+      await saveSettings({ authHeader: 'x-api-key' }); // same server: nothing to tell
+      await saveSettings({ apiBaseUrl: mirror.baseUrl });
+      await vi.waitFor(() => expect(send).toHaveBeenCalledTimes(1));
+      expect(send).toHaveBeenCalledWith(3, STALE);
+      await asked;
+      expect(bulkCalls(mirror)).toBe(1);
+      expect(bulkCalls(sim)).toBe(1);
+    });
+
+    it('at a worker start that finds the base URL changed, and not at a first or unchanged start', async () => {
+      const send = watchBroadcast();
+      const cacheDb = `handlers-${++db}`;
+      const start = async () => {
+        const worker = createLookupHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
+        await worker.handlers['ui:get-status']({}, popup);
+        await worker.service.whenIdle();
+        await new Promise((r) => setTimeout(r, 0));
+      };
+      await start(); // first run: the cache had no server yet
+      await start(); // same server
+      expect(send).not.toHaveBeenCalled();
+
+      // Changed while the worker is stopped: the earlier runs' listeners are gone.
+      fakeBrowser.reset();
+      await saveSettings({ apiKey: DEMO_KEY, apiBaseUrl: mirror.baseUrl });
+      expect(send).not.toHaveBeenCalled();
+      await start();
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send).toHaveBeenCalledWith(3, STALE);
+    });
+  });
 });

@@ -102,8 +102,9 @@ describe('LookupCache owner', () => {
       claim: async (owner) => {
         order.push(`claim ${owner}`);
         if (owner === 'b') await claimGate.promise;
-        await base.claim(owner);
+        const replaced = await base.claim(owner);
         order.push(`claimed ${owner}`);
+        return replaced;
       },
     };
     const { cache } = cacheOver(store);

@@ -50,12 +50,13 @@ describe('IndexedDB cache store', () => {
   it('keeps its records for the same owner, across a reopen, and drops them for another', async () => {
     const name = freshName();
     const store = createIdbCacheStore({ name });
-    await store.claim('https://a.example/api/v1');
+    // A first owner replaces no one's answers; another server's are.
+    expect(await store.claim('https://a.example/api/v1')).toBe(false);
     await store.putMany([record('23.0.0.2', 1)]);
     const reopened = createIdbCacheStore({ name });
-    await reopened.claim('https://a.example/api/v1');
+    expect(await reopened.claim('https://a.example/api/v1')).toBe(false);
     expect(await reopened.count()).toBe(1);
-    await reopened.claim('https://b.example/api/v1');
+    expect(await reopened.claim('https://b.example/api/v1')).toBe(true);
     expect(await reopened.count()).toBe(0);
     await reopened.putMany([record('23.0.0.4', 2)]);
     await createIdbCacheStore({ name }).claim('https://a.example/api/v1');

@@ -15,6 +15,7 @@ function fakeLens(): CardLens & { asked: string[][] } {
     putResult: () => {},
     askNow: (ips) => void asked.push(ips),
     thresholds: DEFAULT_THRESHOLDS,
+    resultsGeneration: 0,
   };
 }
 

@@ -70,6 +70,12 @@ export function fakeTracker<T>() {
           state.delete(el);
         }
       },
+      replay() {
+        for (const nearness of ['visible', 'near'] as const) {
+          const items = [...state].filter(([, n]) => n === nearness).flatMap(([el]) => [...(tracked.get(el) ?? [])]);
+          if (items.length) options.onNear(items, nearness);
+        }
+      },
       disconnect() {
         tracked.clear();
       },

@@ -83,4 +83,38 @@ describe('LookupQueue', () => {
     await q.idle();
     expect(q.resultOf('1.1.1.1')).toMatchObject({ status: 'error', error: { kind: 'missing-key', message: 'No key' } });
   });
+
+  it('forget drops every answer, queued ask and answer still in flight; forgotten IPs are asked again', async () => {
+    const gates: ReturnType<typeof deferred<void>>[] = [];
+    const calls: string[][] = [];
+    const send: LookupSender = async (ips) => {
+      calls.push(ips);
+      const gate = deferred<void>();
+      gates.push(gate);
+      await gate.promise;
+      return { ok: true, results: ips.map(notFound) };
+    };
+    const seen: string[] = [];
+    const q = new LookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });
+    q.put(notFound('1.1.1.1'));
+    q.request(['2.2.2.2'], 'visible');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual([['2.2.2.2']]);
+
+    expect([...q.forget()].sort()).toEqual(['1.1.1.1', '2.2.2.2']);
+    expect(q.resultOf('1.1.1.1')).toBeUndefined();
+    expect(q.wasAsked('2.2.2.2')).toBe(false);
+    gates[0]!.resolve();
+    await q.idle();
+    // The answer asked before forget() is not kept.
+    expect(seen).toEqual(['1.1.1.1']);
+    expect(q.resultOf('2.2.2.2')).toBeUndefined();
+
+    q.request(['2.2.2.2'], 'visible');
+    await new Promise((r) => setTimeout(r, 0));
+    gates[1]!.resolve();
+    await q.idle();
+    expect(calls).toEqual([['2.2.2.2'], ['2.2.2.2']]);
+    expect(q.resultOf('2.2.2.2')?.status).toBe('not-found');
+  });
 });

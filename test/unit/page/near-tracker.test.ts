@@ -98,6 +98,13 @@ describe('near tracker', () => {
     ]);
     // A new item for a cell already known to be visible is reported by track() itself.
     expect(tracker.track(cell(0, 0), 'r0-bis')).toBe('visible');
+    // Replayed on request (the page forgot its results): what is near now, visible first.
+    near.length = 0;
+    tracker.replay();
+    expect(near).toEqual([
+      [['r0', 'r0-bis'], 'visible'],
+      [['r3'], 'near'],
+    ]);
     // The first chunk scrolls far away: its cells leave.
     coarse.fire([
       { target: rowEls[0]!, top: -5000, intersecting: false },

@@ -32,14 +32,18 @@ const DATA: Record<string, LookupResult> = {
   '1.1.1.1': found('1.1.1.1', 0, { whitelisted: true }),
 };
 
-function setup(html: string, opts: { slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean } = {}) {
+function setup(
+  html: string,
+  opts: { slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult> } = {},
+) {
   document.body.innerHTML = html;
   const env = fakeHighlighterEnv();
   const vis = fakeTracker<Occurrence>();
   const sent: { ips: string[]; priority: string }[] = [];
   const lookup: LookupSender = async (ips, priority) => {
     sent.push({ ips, priority });
-    return { ok: true, results: ips.map((ip) => DATA[ip] ?? { ip, status: 'not-found', fetchedAt: 1 }) };
+    const data = opts.data?.() ?? DATA;
+    return { ok: true, results: ips.map((ip) => data[ip] ?? { ip, status: 'not-found', fetchedAt: 1 }) };
   };
   let flushes: (() => void)[] = [];
   const summaries: string[][] = [];
@@ -259,5 +263,49 @@ describe('PageLens settings', () => {
     expect(lens.severityOfIp('10.1.2.3')).toBe('unknown');
     expect(lens.severityOfIp('192.168.0.9')).toBe('pending');
     lens.dispose();
+  });
+
+  it('forgets every result when they go stale, and asks again what is near, on-screen first', async () => {
+    // Another API server: other answers.
+    let data = DATA;
+    const other: Record<string, LookupResult> = { '185.220.101.1': found('185.220.101.1', 0) };
+    const { lens, vis, sent, names } = setup(
+      '<p id="a">185.220.101.1</p><p id="b">45.33.32.156</p><p id="c">8.8.8.8</p><p id="p">10.1.2.3</p>',
+      { data: () => data },
+    );
+    await lens.start();
+    const el = (id: string) => document.getElementById(id)!;
+    vis.reveal([el('a'), el('p')], 'visible');
+    vis.reveal([el('b')], 'near');
+    vis.reveal([el('c')], 'visible');
+    await lens.idle();
+    vis.hide([el('c')]);
+    expect(names('critical')).toEqual(['185.220.101.1']);
+    expect(names('high')).toEqual(['45.33.32.156']);
+    const told: string[][] = [];
+    lens.onResults((ips) => told.push([...ips].sort()));
+    const asked = sent.length;
+
+    data = other;
+    lens.resultsStale();
+    // At once: no old answer is shown, on the page, in the card or in the page list.
+    expect(names('pending')).toEqual(['185.220.101.1', '45.33.32.156']);
+    expect(names('critical')).toEqual([]);
+    expect(names('skipped')).toEqual(['10.1.2.3']);
+    expect(told).toEqual([['185.220.101.1', '45.33.32.156', '8.8.8.8']]);
+    expect(lens.resultOf('8.8.8.8')).toBeUndefined();
+    expect(lens.pageIps().every((p) => p.result === undefined || p.result.status === 'skipped')).toBe(true);
+
+    await lens.idle();
+    expect(sent.slice(asked)).toEqual([
+      { ips: ['185.220.101.1'], priority: 'visible' },
+      { ips: ['45.33.32.156'], priority: 'background' },
+    ]);
+    expect(names('clean')).toEqual(['185.220.101.1']);
+    expect(names('unknown')).toEqual(['45.33.32.156']);
+    // Far away: asked again when it comes near, like any new IP.
+    vis.reveal([el('c')], 'visible');
+    await lens.idle();
+    expect(sent.slice(asked + 2)).toEqual([{ ips: ['8.8.8.8'], priority: 'visible' }]);
   });
 });

@@ -12,6 +12,10 @@ const cases: unknown[] = [
   { type: 'tab:show-lookup', payload: { text: 'a', extra: true } },
   { type: 'tab:show-lookup', payload: [] },
   { type: 'tab:get-page-ips', payload: {}, sneaky: 1 },
+  { type: 'tab:results-stale', payload: {} },
+  { type: 'tab:results-stale' },
+  { type: 'tab:results-stale', payload: { ips: [] } },
+  { type: 'tab:results-stale', payload: 'x' },
   { type: 'tab:nope', payload: {} },
 ];
 
