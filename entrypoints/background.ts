@@ -4,17 +4,23 @@
  * synchronously at start-up, as MV3 requires for events to wake a stopped worker.
  */
 import { browser } from 'wxt/browser';
+import { createDisplayHandlers } from '@/lib/background/display-handlers';
 import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
+import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createRouter } from '@/lib/message-router';
 
 export default defineBackground(() => {
+  // First, before anything else runs: the key in storage.local is for our pages and worker only.
+  void restrictToTrustedContexts(browser.storage.local);
   const lookupHandlers = createLookupHandlers();
   const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service });
+  const displayHandlers = createDisplayHandlers();
   const route = createRouter(
-    { ...lookupHandlers.handlers, ...pageHandlers.handlers },
+    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/') },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));
   pageHandlers.start();
+  displayHandlers.start();
 });

@@ -34,6 +34,7 @@ const SAFE_TO_RESEND = new Set<MessageType>([
   'cs:lookup',
   'cs:lookup-detailed',
   'cs:page-summary',
+  'cs:get-display-settings',
 ]);
 const RESEND_ATTEMPTS = 2;
 

@@ -12,9 +12,15 @@ import type { ApiErrorData } from './api/errors';
 import type { AccountInfo, TestKeyResult } from './api/types';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
 import { MAX_REPORTED_RISKY_IPS } from './page/page-summary';
+import type { DisplaySettings } from './page/page-lens';
+import { markStyleSchema, thresholdsSchema } from './settings';
 
 const ip = z.string().min(2).max(100);
 const ipList = z.array(ip).min(1).max(10_000);
+/** What the content script needs of the settings; it never sees the rest (the key above all). */
+const displaySettings = z
+  .object({ thresholds: thresholdsSchema, markStyle: markStyleSchema, sendPrivate: z.boolean() })
+  .strict();
 
 export const messageSchemas = {
   // ----- UI -> background -----
@@ -39,11 +45,15 @@ export const messageSchemas = {
    * so the background counts an IP shown in several frames of a tab once.
    */
   'cs:page-summary': z.object({ riskyIps: z.array(ip).max(MAX_REPORTED_RISKY_IPS) }).strict(),
+  /** The display settings, asked once as the script starts; changes then come as tab:display-settings. */
+  'cs:get-display-settings': z.object({}).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(100_000) }).strict(),
   /** Background -> every tab: the API server changed, the page's results are another server's. */
   'tab:results-stale': z.object({}).strict(),
+  /** Background -> every tab: the display settings changed (options page edits apply live). */
+  'tab:display-settings': displaySettings,
 } as const;
 
 export type MessageType = keyof typeof messageSchemas;
@@ -68,10 +78,12 @@ export interface MessageReplies {
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };
+  'cs:get-display-settings': DisplaySettings;
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
   'tab:show-lookup': { ok: true };
   'tab:results-stale': { ok: true };
+  'tab:display-settings': { ok: true };
 }
 
 /** Errors that are not the API's: the message itself was refused or the handler failed. */

@@ -1,12 +1,12 @@
 /**
- * The content script's only ties to the extension: lookups and the page summary go to the
- * background through lib/message-client.ts (types only from lib/messaging.ts, so zod stays out
- * of the page), and settings come from storage.local.
+ * The content script's only ties to the extension: lookups, the page summary and the display
+ * settings go through the background with lib/message-client.ts (types only from
+ * lib/messaging.ts, so zod stays out of the page). The script never touches storage: it holds
+ * the API key (and is closed to content scripts where the browser allows it).
  */
-import { browser } from 'wxt/browser';
 import type { LookupResult } from '@/lib/lookup/types';
 import { sendToBackground } from '@/lib/message-client';
-import { DISPLAY_KEYS, parseDisplaySettings, DEFAULT_DISPLAY } from '@/lib/page/display-settings';
+import { DEFAULT_DISPLAY, parseDisplaySettings } from '@/lib/page/display-settings';
 import type { LookupSender } from '@/lib/page/lookup-queue';
 import type { DisplaySettings } from '@/lib/page/page-lens';
 import type { Outcome } from '@/components/hover-card/card-controller';
@@ -24,24 +24,12 @@ export function sendSummary(riskyIps: string[]): void {
   void sendToBackground('cs:page-summary', { riskyIps });
 }
 
+/**
+ * The display settings, asked of the background before anything is marked (marks in default
+ * colours would change under the analyst's eyes). A background that cannot answer gets the
+ * defaults rather than a page that never marks; later changes arrive as tab:display-settings.
+ */
 export async function readDisplaySettings(): Promise<DisplaySettings> {
-  try {
-    const values = await browser.storage.local.get(Object.values(DISPLAY_KEYS));
-    return { ...DEFAULT_DISPLAY, ...parseDisplaySettings(values) };
-  } catch {
-    return DEFAULT_DISPLAY;
-  }
-}
-
-/** Calls back with the display settings that changed (options page edits apply live). */
-export function watchDisplaySettings(onChange: (patch: Partial<DisplaySettings>) => void, signal: AbortSignal): void {
-  const listener = (changes: Record<string, { newValue?: unknown }>, area: string) => {
-    if (area !== 'local') return;
-    const present: Record<string, unknown> = {};
-    for (const key of Object.values(DISPLAY_KEYS)) if (key in changes) present[key] = changes[key]!.newValue;
-    const patch = parseDisplaySettings(present);
-    if (Object.keys(patch).length) onChange(patch);
-  };
-  browser.storage.onChanged.addListener(listener);
-  signal.addEventListener('abort', () => browser.storage.onChanged.removeListener(listener));
+  const reply = await sendToBackground('cs:get-display-settings', {});
+  return (reply.ok && parseDisplaySettings(reply.value)) || DEFAULT_DISPLAY;
 }

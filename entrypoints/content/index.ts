@@ -8,7 +8,7 @@ import { browser } from 'wxt/browser';
 import { classifyIp, findIps } from '@/lib/ip';
 import { createCardController, type CardController } from '@/components/hover-card/card-controller';
 import { PageLens } from '@/lib/page/page-lens';
-import { lookupDetailed, readDisplaySettings, sendLookup, sendSummary, watchDisplaySettings } from './extension-bridge';
+import { lookupDetailed, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
 import { claimInstance } from './single-instance';
 import { listenForTabMessages } from './tab-listener';
 // Built to content-scripts/content.css and registered with the script (see marks.css).
@@ -47,12 +47,12 @@ export default defineContentScript({
       isOwnUi: (el) => card?.isOwnUi(el) ?? false,
     });
     card = createCardController({ lens, findIps, lookupDetailed, signal });
-    watchDisplaySettings((patch) => lens.update(patch), signal);
     listenForTabMessages(
       {
         getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning }),
         showLookup: (text) => card?.showForSelection(text),
         resultsStale: () => lens.resultsStale(),
+        displaySettings: (next) => lens.update(next),
       },
       signal,
     );

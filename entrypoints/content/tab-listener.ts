@@ -1,16 +1,19 @@
 /**
  * Answers the popup and the background: `tab:get-page-ips` (the popup's "This page" list),
- * `tab:show-lookup` (the context menu on a selection) and `tab:results-stale` (the API server
- * changed). Only this extension may ask.
+ * `tab:show-lookup` (the context menu on a selection), `tab:results-stale` (the API server
+ * changed) and `tab:display-settings` (the display settings changed). Only this extension may
+ * ask.
  */
 import { browser } from 'wxt/browser';
 import type { MessageReplies, Reply } from '@/lib/messaging';
+import type { DisplaySettings } from '@/lib/page/page-lens';
 import { forbidden, invalid, parseTabMessage } from '@/lib/page/tab-messages';
 
 export interface TabHandlers {
   getPageIps(): MessageReplies['tab:get-page-ips'];
   showLookup(text: string): void;
   resultsStale(): void;
+  displaySettings(settings: DisplaySettings): void;
 }
 
 export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal): void {
@@ -23,6 +26,7 @@ export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal)
     try {
       if (message.type === 'tab:get-page-ips') return Promise.resolve({ ok: true, value: handlers.getPageIps() });
       if (message.type === 'tab:results-stale') handlers.resultsStale();
+      else if (message.type === 'tab:display-settings') handlers.displaySettings(message.payload);
       else handlers.showLookup(message.payload.text);
       return Promise.resolve({ ok: true, value: { ok: true } });
     } catch (error) {

@@ -1,22 +1,24 @@
 /**
- * The few settings the page needs (thresholds, mark style, whether private IPs are sent), read
- * straight from storage.local. The content script does not import lib/settings.ts: its zod
- * schemas would multiply the script's size for three values. The keys are lib/settings.ts's
- * `local:` items (a unit test keeps them in step); anything malformed falls back to the
- * default, as getSetting() does.
+ * The few settings the page needs (thresholds, mark style, whether private IPs are sent). The
+ * content script never reads storage (it holds the API key, and it is closed to content
+ * scripts where the browser allows it): the background sends these values, answering
+ * `cs:get-display-settings` and pushing `tab:display-settings` on changes. They are checked here
+ * by hand, with the same rules as the zod schemas in lib/messaging.ts (a unit test compares
+ * both), so zod does not ship to every scanned page.
  */
-import { DEFAULT_THRESHOLDS, type SeverityThresholds } from '../severity';
+import { DEFAULT_SETTINGS } from '../settings-defaults';
+import type { SeverityThresholds } from '../severity';
 import type { MarkStyle } from './highlight-styles';
 import type { DisplaySettings } from './page-lens';
 
-/** storage.local keys (WXT stores `local:x` under `x`). */
-export const DISPLAY_KEYS = { thresholds: 'thresholds', markStyle: 'markStyle', lookupPolicy: 'lookupPolicy' } as const;
-
+/** What the page uses until the background answers, or if it never does. */
 export const DEFAULT_DISPLAY: DisplaySettings = {
-  thresholds: DEFAULT_THRESHOLDS,
-  markStyle: 'underline',
-  sendPrivate: false,
+  thresholds: DEFAULT_SETTINGS.thresholds,
+  markStyle: DEFAULT_SETTINGS.markStyle,
+  sendPrivate: DEFAULT_SETTINGS.lookupPolicy.sendPrivate,
 };
+
+const DISPLAY_FIELDS = ['thresholds', 'markStyle', 'sendPrivate'] as const;
 
 function isScore(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 100;
@@ -34,17 +36,13 @@ export function parseMarkStyle(raw: unknown): MarkStyle | null {
   return raw === 'underline' || raw === 'background' ? raw : null;
 }
 
-export function parseSendPrivate(raw: unknown): boolean | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const v = (raw as Record<string, unknown>).sendPrivate;
-  return typeof v === 'boolean' ? v : null;
-}
-
-/** From a storage.local `get` (or the new values of an onChanged event): only keys present. */
-export function parseDisplaySettings(values: Record<string, unknown>): Partial<DisplaySettings> {
-  const out: Partial<DisplaySettings> = {};
-  if (DISPLAY_KEYS.thresholds in values) out.thresholds = parseThresholds(values[DISPLAY_KEYS.thresholds]) ?? DEFAULT_DISPLAY.thresholds;
-  if (DISPLAY_KEYS.markStyle in values) out.markStyle = parseMarkStyle(values[DISPLAY_KEYS.markStyle]) ?? DEFAULT_DISPLAY.markStyle;
-  if (DISPLAY_KEYS.lookupPolicy in values) out.sendPrivate = parseSendPrivate(values[DISPLAY_KEYS.lookupPolicy]) ?? DEFAULT_DISPLAY.sendPrivate;
-  return out;
+/** All three fields, valid, and nothing else; null otherwise. */
+export function parseDisplaySettings(raw: unknown): DisplaySettings | null {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const v = raw as Record<string, unknown>;
+  if (Object.keys(v).some((k) => !(DISPLAY_FIELDS as readonly string[]).includes(k))) return null;
+  const thresholds = parseThresholds(v.thresholds);
+  const markStyle = parseMarkStyle(v.markStyle);
+  if (!thresholds || !markStyle || typeof v.sendPrivate !== 'boolean') return null;
+  return { thresholds, markStyle, sendPrivate: v.sendPrivate };
 }

@@ -3,11 +3,13 @@
  * schemas in lib/messaging.ts (a unit test compares both), without shipping zod to every page.
  */
 import type { MessagePayload, MessageReplies, Reply } from '../messaging';
+import { parseDisplaySettings } from './display-settings';
 
 export type TabMessage =
   | { type: 'tab:get-page-ips'; payload: MessagePayload<'tab:get-page-ips'> }
   | { type: 'tab:show-lookup'; payload: MessagePayload<'tab:show-lookup'> }
-  | { type: 'tab:results-stale'; payload: MessagePayload<'tab:results-stale'> };
+  | { type: 'tab:results-stale'; payload: MessagePayload<'tab:results-stale'> }
+  | { type: 'tab:display-settings'; payload: MessagePayload<'tab:display-settings'> };
 
 export type TabMessageType = TabMessage['type'];
 
@@ -38,6 +40,11 @@ export function parseTabMessage(raw: unknown): { ok: true; message: TabMessage }
         return { ok: false, reason: 'Invalid tab:show-lookup message: text.' };
       }
       return { ok: true, message: { type: 'tab:show-lookup', payload: { text: payload.text } } };
+    }
+    case 'tab:display-settings': {
+      const settings = parseDisplaySettings(payload);
+      if (!settings) return { ok: false, reason: 'Invalid tab:display-settings message: settings.' };
+      return { ok: true, message: { type: 'tab:display-settings', payload: settings } };
     }
     default:
       return { ok: false, reason: 'Unknown message.' };

@@ -118,6 +118,29 @@ test('mark style changes apply live', async ({ context, extensionId }) => {
   await expect.poll(style).toEqual({ line: 'none', background: 'rgba(229, 57, 53, 0.4)' });
 });
 
+test('a content script cannot read storage.local, where the key is; extension pages can', async ({ context, extensionId }) => {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const contexts: { id: number; origin: string; name: string; auxData?: { type?: string; isDefault?: boolean } }[] = [];
+  cdp.on('Runtime.executionContextCreated', ({ context: c }) => contexts.push(c));
+  await cdp.send('Runtime.enable');
+  await page.goto(pageUrl(env.sim, 'frames-shadow.html'));
+  // Marked: our content script runs in the page, in its isolated world.
+  await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
+  const ours = contexts.find((c) => c.auxData?.type === 'isolated' && c.origin.includes(extensionId));
+  expect(ours, JSON.stringify(contexts)).toBeDefined();
+  const read = `chrome.storage.local.get(null).then((v) => "readable: " + Object.keys(v).sort().join(","), (e) => "denied: " + e.message)`;
+  const inPage = (await cdp.send('Runtime.evaluate', { expression: read, contextId: ours!.id, awaitPromise: true, returnByValue: true })) as {
+    result: { value?: unknown };
+  };
+  expect(inPage.result.value).toMatch(/^denied/);
+
+  // The same read from an extension page succeeds (and sees the key): the check above can fail.
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  expect(await options.evaluate(read)).toMatch(/^readable: .*\bapiKey\b/);
+});
+
 test('a new API base URL recolours open pages from the new server, without a reload', async ({ context, extensionId }) => {
   const other = await startSimulator({ seed: 'another-server' });
   try {

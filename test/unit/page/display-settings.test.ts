@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DISPLAY, DISPLAY_KEYS, parseDisplaySettings } from '@/lib/page/display-settings';
-import { DEFAULT_SETTINGS, settingItems, thresholdsSchema } from '@/lib/settings';
+import { DEFAULT_DISPLAY, parseDisplaySettings } from '@/lib/page/display-settings';
+import { messageSchemas } from '@/lib/messaging';
+import { DEFAULT_SETTINGS } from '@/lib/settings';
+
+const valid = { thresholds: { critical: 90, high: 70, medium: 40, low: 5 }, markStyle: 'background', sendPrivate: true };
 
 describe('display settings for the content script', () => {
-  it('reads the same storage keys and defaults as lib/settings.ts', () => {
-    expect(settingItems.thresholds.key).toBe(`local:${DISPLAY_KEYS.thresholds}`);
-    expect(settingItems.markStyle.key).toBe(`local:${DISPLAY_KEYS.markStyle}`);
-    expect(settingItems.lookupPolicy.key).toBe(`local:${DISPLAY_KEYS.lookupPolicy}`);
+  it('defaults to what lib/settings.ts defaults to', () => {
     expect(DEFAULT_DISPLAY).toEqual({
       thresholds: DEFAULT_SETTINGS.thresholds,
       markStyle: DEFAULT_SETTINGS.markStyle,
@@ -14,27 +14,32 @@ describe('display settings for the content script', () => {
     });
   });
 
-  it('accepts valid values and only the keys present', () => {
-    const t = { critical: 90, high: 70, medium: 40, low: 5 };
-    expect(parseDisplaySettings({ thresholds: t })).toEqual({ thresholds: t });
-    expect(parseDisplaySettings({ markStyle: 'background', lookupPolicy: { sendPrivate: true } })).toEqual({
-      markStyle: 'background',
-      sendPrivate: true,
-    });
-  });
-
-  it('falls back to defaults exactly where the zod schema would reject', () => {
-    const bad = [
-      { critical: 50, high: 50, medium: 20, low: 0 },
-      { critical: 101, high: 50, medium: 20, low: 0 },
-      { critical: '80', high: 50, medium: 20, low: 0 },
+  it('accepts and rejects exactly what the tab:display-settings schema does', () => {
+    const cases: unknown[] = [
+      valid,
+      DEFAULT_DISPLAY,
+      { ...valid, thresholds: { ...valid.thresholds, extra: 1 } },
+      { ...valid, thresholds: { critical: 50, high: 50, medium: 20, low: 0 } },
+      { ...valid, thresholds: { critical: 101, high: 50, medium: 20, low: 0 } },
+      { ...valid, thresholds: { critical: 80, high: 50, medium: 20, low: -1 } },
+      { ...valid, thresholds: { critical: '80', high: 50, medium: 20, low: 0 } },
+      { ...valid, thresholds: { critical: Infinity, high: 50, medium: 20, low: 0 } },
+      { ...valid, thresholds: { critical: NaN, high: 50, medium: 20, low: 0 } },
+      { ...valid, thresholds: null },
+      { ...valid, thresholds: [80, 50, 25, 0] },
+      { ...valid, markStyle: 'blink' },
+      { ...valid, sendPrivate: 'yes' },
+      { thresholds: valid.thresholds, markStyle: 'underline' },
+      { ...valid, apiKey: 'k' },
+      [],
       null,
+      'settings',
     ];
-    for (const t of bad) {
-      expect(thresholdsSchema.safeParse(t).success).toBe(false);
-      expect(parseDisplaySettings({ thresholds: t }).thresholds).toEqual(DEFAULT_DISPLAY.thresholds);
+    for (const raw of cases) {
+      const mine = parseDisplaySettings(raw);
+      const schema = messageSchemas['tab:display-settings'].safeParse(raw);
+      expect(mine !== null, JSON.stringify(raw)).toBe(schema.success);
+      if (mine && schema.success) expect(mine).toEqual(schema.data);
     }
-    expect(parseDisplaySettings({ markStyle: 'blink' }).markStyle).toBe('underline');
-    expect(parseDisplaySettings({ lookupPolicy: undefined }).sendPrivate).toBe(false);
   });
 });

@@ -16,6 +16,15 @@ const cases: unknown[] = [
   { type: 'tab:results-stale' },
   { type: 'tab:results-stale', payload: { ips: [] } },
   { type: 'tab:results-stale', payload: 'x' },
+  { type: 'tab:display-settings', payload: { thresholds: { critical: 90, high: 70, medium: 40, low: 5 }, markStyle: 'background', sendPrivate: true } },
+  { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 50, medium: 25, low: 0 }, markStyle: 'underline', sendPrivate: false } },
+  { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 90, medium: 25, low: 0 }, markStyle: 'underline', sendPrivate: false } },
+  { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 50, medium: 25, low: 0 }, markStyle: 'bold', sendPrivate: false } },
+  { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 50, medium: 25, low: 0 }, markStyle: 'underline', sendPrivate: 1 } },
+  { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 50, medium: 25, low: 0 }, markStyle: 'underline' } },
+  { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 50, medium: 25, low: 0 }, markStyle: 'underline', sendPrivate: false, apiKey: 'k' } },
+  { type: 'tab:display-settings', payload: {} },
+  { type: 'tab:display-settings' },
   { type: 'tab:nope', payload: {} },
 ];
 

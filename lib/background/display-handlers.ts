@@ -1,0 +1,51 @@
+/**
+ * The display settings for content scripts, which never read storage themselves (it holds the
+ * API key): `cs:get-display-settings` answers a starting script, and every change to those
+ * settings is pushed to every tab as `tab:display-settings`, so options page edits apply live.
+ * Values are read through getSetting(), so an invalid stored value reaches pages as its default.
+ */
+import { sendToEveryTab } from '../message-client';
+import type { Handlers } from '../message-router';
+import type { DisplaySettings } from '../page/page-lens';
+import { getSetting, watchSettings, type SettingKey } from '../settings';
+
+export type DisplayMessageType = 'cs:get-display-settings';
+
+/** The settings the display values come from (sendPrivate is a field of lookupPolicy). */
+const DISPLAY_SOURCES: readonly SettingKey[] = ['thresholds', 'markStyle', 'lookupPolicy'];
+
+export async function readDisplaySettings(): Promise<DisplaySettings> {
+  const [thresholds, markStyle, lookupPolicy] = await Promise.all([
+    getSetting('thresholds'),
+    getSetting('markStyle'),
+    getSetting('lookupPolicy'),
+  ]);
+  return { thresholds, markStyle, sendPrivate: lookupPolicy.sendPrivate };
+}
+
+export interface DisplayHandlerDeps {
+  watch?: (callback: (changed: SettingKey[]) => void) => void;
+  push?: (settings: DisplaySettings) => Promise<void>;
+}
+
+export function createDisplayHandlers(deps: DisplayHandlerDeps = {}) {
+  const watch = deps.watch ?? watchSettings;
+  const push = deps.push ?? ((settings) => sendToEveryTab('tab:display-settings', settings));
+
+  const handlers: Handlers<DisplayMessageType> = {
+    'cs:get-display-settings': () => readDisplaySettings(),
+  };
+
+  /** Registers the settings watcher (synchronously, like the worker's other listeners). */
+  function start(): void {
+    watch((changed) => {
+      if (!changed.some((key) => DISPLAY_SOURCES.includes(key))) return;
+      // All three values, read now: several quick changes each push the latest state.
+      void readDisplaySettings()
+        .then(push)
+        .catch(() => undefined);
+    });
+  }
+
+  return { handlers, start };
+}
