@@ -14,7 +14,8 @@ export type DisplayMessageType = 'cs:get-display-settings';
 /** The settings the display values come from (sendPrivate is a field of lookupPolicy). */
 const DISPLAY_SOURCES: readonly SettingKey[] = ['thresholds', 'markStyle', 'lookupPolicy'];
 
-export async function readDisplaySettings(): Promise<DisplaySettings> {
+/** The three values as stored now (invalid ones read as their defaults). */
+export async function storedDisplaySettings(): Promise<DisplaySettings> {
   const [thresholds, markStyle, lookupPolicy] = await Promise.all([
     getSetting('thresholds'),
     getSetting('markStyle'),
@@ -33,7 +34,7 @@ export function createDisplayHandlers(deps: DisplayHandlerDeps = {}) {
   const push = deps.push ?? ((settings) => sendToEveryTab('tab:display-settings', settings));
 
   const handlers: Handlers<DisplayMessageType> = {
-    'cs:get-display-settings': () => readDisplaySettings(),
+    'cs:get-display-settings': () => storedDisplaySettings(),
   };
 
   /** Registers the settings watcher (synchronously, like the worker's other listeners). */
@@ -41,7 +42,7 @@ export function createDisplayHandlers(deps: DisplayHandlerDeps = {}) {
     watch((changed) => {
       if (!changed.some((key) => DISPLAY_SOURCES.includes(key))) return;
       // All three values, read now: several quick changes each push the latest state.
-      void readDisplaySettings()
+      void storedDisplaySettings()
         .then(push)
         .catch(() => undefined);
     });
