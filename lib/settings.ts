@@ -151,3 +151,11 @@ export function watchSettings(callback: (changed: SettingKey[]) => void): () => 
 /** Settings as exported to a file: everything except the key. */
 export const exportableSettingsSchema = settingsSchema.omit({ apiKey: true });
 export type ExportableSettings = z.infer<typeof exportableSettingsSchema>;
+
+/**
+ * Settings an imported file may change: not the key, and not where the key is sent (server and
+ * header). A settings file travels between analysts; if it could change the API address, the
+ * next lookup would hand the key to whoever wrote the file, with no permission prompt.
+ */
+export const importableSettingsSchema = exportableSettingsSchema.omit({ apiBaseUrl: true, authHeader: true });
+export type ImportableSettings = z.infer<typeof importableSettingsSchema>;

@@ -21,7 +21,8 @@ export function TransferSection({ onImported }: { onImported: () => Promise<void
   }
 
   async function importFile(file: File) {
-    const parsed = parseSettingsFile(await file.text());
+    const current = await services.settings.get();
+    const parsed = parseSettingsFile(await file.text(), current);
     if (!parsed.ok) {
       setResult({ ok: false, lines: ['Nothing was imported:', ...parsed.errors] });
       return;
@@ -39,7 +40,10 @@ export function TransferSection({ onImported }: { onImported: () => Promise<void
   return (
     <section class="panel" aria-labelledby="transfer-heading">
       <h2 id="transfer-heading">Import and export</h2>
-      <p class="help">The file holds every setting except the API key.</p>
+      <p class="help">
+        The file holds every setting except the API key. Importing one never changes the API server or key header: those
+        change only under API, with Save.
+      </p>
       <div class="row-buttons">
         <button type="button" class="btn" onClick={() => void exportSettings()}>
           Export settings

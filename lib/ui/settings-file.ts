@@ -2,8 +2,18 @@
  * Settings export and import as a JSON file, never with the API key: a settings file gets
  * shared between analysts, a key must not be. Import validates everything first and returns
  * one patch, which the caller saves all-or-nothing.
+ *
+ * An import never changes where the key goes (API base URL, key header): the file may come
+ * from anyone, and a changed address would send the key there on the next lookup without the
+ * permission request of the normal Save. The file's values are reported, not applied.
  */
-import { exportableSettingsSchema, type ExportableSettings, type Settings } from '../settings';
+import {
+  exportableSettingsSchema,
+  importableSettingsSchema,
+  type ExportableSettings,
+  type ImportableSettings,
+  type Settings,
+} from '../settings';
 import { isoOrNull } from './export-rows';
 
 export const SETTINGS_FILE_FORMAT = 'ip-reputation-lens/settings';
@@ -21,13 +31,17 @@ export function settingsToFile(settings: Settings, exportedAt: number): string {
 }
 
 export type ImportResult =
-  | { ok: true; patch: Partial<ExportableSettings>; notes: string[] }
+  | { ok: true; patch: Partial<ImportableSettings>; notes: string[] }
   | { ok: false; errors: string[] };
 
-const KNOWN = new Set(Object.keys(exportableSettingsSchema.shape));
+/** Where the key goes now; an import that names another place says so and applies nothing of it. */
+export type KeyDestination = Pick<Settings, 'apiBaseUrl' | 'authHeader'>;
+
+const KNOWN = new Set(Object.keys(importableSettingsSchema.shape));
+const KEY_DESTINATION_FIELDS = new Set(['apiBaseUrl', 'authHeader']);
 
 /** Accepts our file format or a bare settings object; fields left out keep their value. */
-export function parseSettingsFile(text: string): ImportResult {
+export function parseSettingsFile(text: string, current: KeyDestination): ImportResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -48,14 +62,19 @@ export function parseSettingsFile(text: string): ImportResult {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { ok: false, errors: ['The file has no settings.'] };
 
   const notes: string[] = [];
-  const entries = Object.entries(body as Record<string, unknown>);
+  const fields = body as Record<string, unknown>;
+  const entries = Object.entries(fields);
   if (entries.some(([k]) => k === 'apiKey')) notes.push('The file contains an API key; it was ignored. Keys are never imported.');
-  const unknown = entries.map(([k]) => k).filter((k) => k !== 'apiKey' && !KNOWN.has(k));
+  const destinationNote = keyDestinationNote(fields, current);
+  if (destinationNote) notes.push(destinationNote);
+  const unknown = entries.map(([k]) => k).filter((k) => k !== 'apiKey' && !KEY_DESTINATION_FIELDS.has(k) && !KNOWN.has(k));
   if (unknown.length) notes.push(`Ignored unknown fields: ${unknown.slice(0, 10).join(', ')}.`);
   const candidate = Object.fromEntries(entries.filter(([k]) => KNOWN.has(k)));
-  if (!Object.keys(candidate).length) return { ok: false, errors: ['The file has no settings this extension knows.'] };
+  if (!Object.keys(candidate).length) {
+    return { ok: false, errors: ['The file has no settings this extension imports.', ...notes] };
+  }
 
-  const parsed = exportableSettingsSchema.partial().safeParse(candidate);
+  const parsed = importableSettingsSchema.partial().safeParse(candidate);
   if (!parsed.success) {
     return {
       ok: false,
@@ -63,4 +82,39 @@ export function parseSettingsFile(text: string): ImportResult {
     };
   }
   return { ok: true, patch: parsed.data, notes };
+}
+
+/** Says which API server or key header the file names, when it differs from the current one. */
+function keyDestinationNote(fields: Record<string, unknown>, current: KeyDestination): string | null {
+  const named: string[] = [];
+  const server = fields.apiBaseUrl;
+  if (server !== undefined && !sameText(server, current.apiBaseUrl)) {
+    named.push(`the API server ${shownUrl(server)}`);
+  }
+  const header = fields.authHeader;
+  if (header !== undefined && !sameText(header, current.authHeader)) {
+    named.push(`the key header "${String(header).slice(0, 40)}"`);
+  }
+  if (!named.length) return null;
+  return (
+    `The file names ${named.join(' and ')}; not applied. An imported file never changes where your API key is sent: ` +
+    'to use it, enter it under API and press Save, which asks for access to that server.'
+  );
+}
+
+function sameText(a: unknown, b: string): boolean {
+  return typeof a === 'string' && a.trim().replace(/\/+$/, '') === b;
+}
+
+/** The file's URL as a reader may see it: no credentials, bounded length. */
+function shownUrl(value: unknown): string {
+  if (typeof value !== 'string') return '(not a URL)';
+  try {
+    const url = new URL(value.trim());
+    url.username = '';
+    url.password = '';
+    return url.href.slice(0, 200);
+  } catch {
+    return '(not a URL)';
+  }
 }

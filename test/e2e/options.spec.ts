@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEMO_KEY, LOW_QUOTA_KEY } from '../sim/keys';
+import { startSimulator } from '../sim/server';
 import { expect, launchWithExtension, serviceWorkerOf, test } from './fixtures';
 import { configureApi, extensionUrl, saveApiSettings, unreachableBaseUrl, useUiSimulator } from './ui-helpers';
 
@@ -173,6 +174,37 @@ test.describe('other sections', () => {
     await expect(page.getByText('The file contains an API key; it was ignored.')).toBeVisible();
     await expect(page.getByLabel('Critical from score')).toHaveValue('90');
     await expect(page.getByLabel('API key', { exact: true })).toHaveValue(DEMO_KEY);
+  });
+
+  test('an imported file never sends the key to the server it names', async ({ context, extensionId }) => {
+    const other = await startSimulator({ port: 0 });
+    try {
+      await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
+      const page = await context.newPage();
+      await page.goto(extensionUrl(extensionId, 'options.html'));
+      const input = page.getByLabel('Import settings');
+      await input.setInputFiles({ name: 'only-server.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ apiBaseUrl: other.baseUrl })) });
+      await expect(page.getByText('Nothing was imported')).toBeVisible();
+      await expect(page.getByText(`The file names the API server ${other.baseUrl}; not applied.`, { exact: false })).toBeVisible();
+
+      const mixed = { apiBaseUrl: other.baseUrl, authHeader: 'x-api-key', markStyle: 'background' };
+      await input.setInputFiles({ name: 'mixed.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(mixed)) });
+      await expect(page.getByText('Imported 1 setting from mixed.json.')).toBeVisible();
+      await page.reload();
+      await expect(page.getByLabel('API base URL')).toHaveValue(env.ui.sim.baseUrl);
+      await expect(page.getByLabel('Header mode')).toHaveValue('authorization');
+
+      // Lookups still go to the configured server, and the named one never hears from us.
+      const popup = await context.newPage();
+      await popup.goto(extensionUrl(extensionId, 'popup.html'));
+      await popup.getByLabel('IP address or text').fill('185.220.101.1 23.129.64.130');
+      await popup.getByRole('button', { name: 'Look up' }).click();
+      await expect(popup.getByText('Found 2 IP addresses')).toBeVisible();
+      expect(env.ui.sim.requestLog.some((e) => e.path === '/checkIP/bulk')).toBe(true);
+      expect(other.requestLog).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 });
 
