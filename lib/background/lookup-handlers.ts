@@ -9,7 +9,7 @@ import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
 import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } from '../settings';
-import { clientFromSettings } from './api-from-settings';
+import { clientFromSettings } from './client-from-settings';
 import { storageLedgerStore } from './quota-ledger-storage';
 import { sessionValue } from './session-value';
 
