@@ -125,7 +125,3 @@ export function parseEnvelope(
   }
   return { ok: true, envelope: { type, payload: payload.data } as Envelope };
 }
-
-export function errorMessageOf(error: ReplyError): string {
-  return error.message;
-}

@@ -17,7 +17,6 @@
  */
 import { ApiError, type ApiErrorData } from '../api/errors';
 import type { AccountInfo, ApiClient, TestKeyResult } from '../api/types';
-import { classifyIp, toLookupForm } from '../ip';
 import type { LookupPolicy } from '../settings';
 import { Batcher, type QueuedIp } from './batcher';
 import type { CallContext } from './call-context';
@@ -27,7 +26,7 @@ import type { CacheStore } from './cache-store';
 import { systemClock, type Clock, type TimerHandle } from './clock';
 import { DetailedLookups } from './detailed-lookups';
 import { PageCap, type PageCapStore } from './page-cap';
-import { prepareIps, type IpTools } from './prepare-ips';
+import { prepareIps } from './prepare-ips';
 import { QuotaGuard } from './quota-guard';
 import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
 import type { LedgerStore } from './quota-ledger';
@@ -67,7 +66,6 @@ export interface LookupServiceOptions {
   /** Where the per-page counts outlive the worker; memory only without one. */
   pageCapStore?: PageCapStore;
   clock?: Clock;
-  ipTools?: IpTools;
   batch?: {
     windowMs?: number;
     batchSize?: number;
@@ -105,9 +103,8 @@ function ttlsOf(policy: LookupPolicy): CacheTtls {
 }
 
 export class LookupService {
-  private readonly o: LookupServiceOptions;
+  private readonly options: LookupServiceOptions;
   private readonly clock: Clock;
-  private readonly ipTools: IpTools;
   private readonly cache: LookupCache;
   private readonly guard: QuotaGuard;
   private readonly refresher: QuotaRefresher;
@@ -130,10 +127,8 @@ export class LookupService {
   private preparing = 0;
 
   constructor(options: LookupServiceOptions) {
-    this.o = options;
+    this.options = options;
     this.clock = options.clock ?? systemClock;
-    // toLookupForm: canonical, and ::ffff:a.b.c.d as a.b.c.d (the same host, keyed once).
-    this.ipTools = options.ipTools ?? { normalizeIp: toLookupForm, classifyIp };
     this.policy = options.initialPolicy;
     this.cache = new LookupCache({
       store: options.cacheStore,
@@ -197,7 +192,7 @@ export class LookupService {
     };
     try {
       await this.ready();
-      const { results, wanted } = prepareIps(inputs, this.ipTools, this.policy.sendPrivate);
+      const { results, wanted } = prepareIps(inputs, this.policy.sendPrivate);
       const answer = (ip: string, result: LookupResult) => {
         for (const index of wanted.get(ip) ?? []) results[index] = result;
       };
@@ -343,7 +338,7 @@ export class LookupService {
   }
 
   private async loadPolicy(): Promise<void> {
-    const policy = await this.o.policySource();
+    const policy = await this.options.policySource();
     this.policy = policy;
     this.cache.setTtls(ttlsOf(policy));
     this.cache.setMaxEntries(policy.cacheMaxEntries);
@@ -353,7 +348,7 @@ export class LookupService {
   }
 
   private async loadClient(): Promise<void> {
-    const { server, handle } = await this.o.clientSource();
+    const { server, handle } = await this.options.clientSource();
     // The ledger follows the identity (base URL + key): a new key or server has its own quota.
     await this.guard.use(handle?.identity ?? null);
     // The client and the cache's owner change in the same turn (see LookupCache.useOwner).
@@ -368,7 +363,7 @@ export class LookupService {
       // Learn the limit before spending with a new key, but never hang lookups on it.
       const refreshed = this.refreshNow(handle).catch(() => undefined);
       let timer: TimerHandle | undefined;
-      const giveUp = new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, this.o.firstRefreshWaitMs ?? 5_000)));
+      const giveUp = new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, this.options.firstRefreshWaitMs ?? 5_000)));
       await Promise.race([refreshed, giveUp]);
       this.clock.clearTimeout(timer);
     }
@@ -386,7 +381,7 @@ export class LookupService {
     this.server = server;
     void claimed.then((replaced) => {
       // A newer change has its own notice; this one would only ask twice.
-      if ((replaced || !first) && this.server === server) this.o.onServerChanged?.();
+      if ((replaced || !first) && this.server === server) this.options.onServerChanged?.();
     });
     if (first) return;
     this.lastError = null;

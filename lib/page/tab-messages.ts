@@ -2,7 +2,7 @@
  * Checks the `tab:*` messages the content script answers, by hand: the same rules as their zod
  * schemas in lib/messaging.ts (a unit test compares both), without shipping zod to every page.
  */
-import type { MessagePayload, MessageReplies, Reply } from '../messaging';
+import type { MessagePayload, Reply } from '../messaging';
 import { parseDisplaySettings } from './display-settings';
 
 export type TabMessage =
@@ -50,8 +50,6 @@ export function parseTabMessage(raw: unknown): { ok: true; message: TabMessage }
       return { ok: false, reason: 'Unknown message.' };
   }
 }
-
-export type TabReply<T extends TabMessageType> = Reply<MessageReplies[T]>;
 
 export function forbidden(type: string): Reply<never> {
   return { ok: false, error: { kind: 'forbidden', message: `${type} is not accepted from this sender.` } };
