@@ -4,11 +4,11 @@
  * out of its first load; lib/settings re-exports them beside the schemas.
  */
 import { BUILD_DEFAULTS } from './build-defaults';
-import { DEFAULT_THRESHOLDS } from './severity';
+import { DEFAULT_DISPLAY } from './protocol';
 import type { LookupPolicy, Settings } from './settings';
 
 export const DEFAULT_LOOKUP_POLICY: LookupPolicy = {
-  sendPrivate: false,
+  sendPrivate: DEFAULT_DISPLAY.sendPrivate,
   automatic: true,
   perPageCap: 500,
   reservePercent: 10,
@@ -24,8 +24,8 @@ export const DEFAULT_SETTINGS: Settings = {
   authHeader: 'authorization',
   sitesToScan: BUILD_DEFAULTS.sitesToScan,
   lookupPolicy: DEFAULT_LOOKUP_POLICY,
-  thresholds: DEFAULT_THRESHOLDS,
-  markStyle: 'underline',
+  thresholds: DEFAULT_DISPLAY.thresholds,
+  markStyle: DEFAULT_DISPLAY.markStyle,
 };
 
 /** A Chrome match pattern for "Sites to scan", e.g. `https://kibana.example.org/*`. */
