@@ -4,8 +4,8 @@
  * 1 unless the IP is not in the database. Concurrent asks for the same IP share one call; a
  * 429 waits for the queue's pause and tries again a few times.
  */
+import { refusalOf } from './admission';
 import type { CallContext } from './call-context';
-import { refusal } from './call-context';
 import { costOfCheckIp, costOfError } from './quota-costs';
 import { asApiError, failed, skipped } from './results';
 import type { LookupResult } from './types';
@@ -61,8 +61,8 @@ export class DetailedLookups {
     const { context } = this.options;
     for (let attempt = 0; ; attempt++) {
       await this.options.whenResumed();
-      const refused = refusal(context, ip);
-      if (refused) return refused;
+      const refused = refusalOf(context);
+      if (refused) return refused(ip);
       if (context.guard.budget('manual') < 1) {
         await this.options.recheckQuota();
         if (context.guard.budget('manual') < 1) return skipped(ip, 'quota-exhausted');

@@ -4,7 +4,7 @@
  *
  *   lookup(ips) ─► prepare (canonical, skip private/invalid, de-duplicate)
  *              ─► cache (memory LRU ─► IndexedDB)        answers what it can, always
- *              ─► rules (automatic off, no key, key rejected, quota exhausted, page cap)
+ *              ─► admission (automatic off, no key, key rejected, quota exhausted, page cap)
  *              ─► batcher (coalesce, de-duplicate in flight, priority, quota budget, 429 pause)
  *              ─► checkIP/bulk ─► cache ─► every caller of every IP, exactly once
  *
@@ -18,6 +18,7 @@
 import { ApiError, type ApiErrorData } from '../api/errors';
 import type { AccountInfo, ApiClient, TestKeyResult } from '../api/types';
 import type { LookupPolicy } from '../settings';
+import { admit, type AdmissionRules } from './admission';
 import { Batcher, type QueuedIp } from './batcher';
 import type { CallContext } from './call-context';
 import { LookupCache } from './cache';
@@ -111,6 +112,7 @@ export class LookupService {
   private readonly pageCap: PageCap;
   private readonly batcher: Batcher<LookupResult>;
   private readonly calls: CallContext;
+  private readonly admission: AdmissionRules;
   private readonly detailed: DetailedLookups;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
@@ -163,6 +165,12 @@ export class LookupService {
       cache: this.cache,
       noteFailure: (error) => this.noteFailure(error),
     };
+    this.admission = {
+      automaticAllowed: () => this.policy.automatic,
+      state: this.calls,
+      pageCap: this.pageCap,
+      onQuotaBlocked: () => this.refreshIfDue(),
+    };
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
       ...options.batch,
@@ -205,7 +213,7 @@ export class LookupService {
         else misses.push(ip);
       }
 
-      const toSend = this.applyRules(misses, options, answer);
+      const toSend = admit(misses, options, this.admission, answer);
       const pending: Promise<void>[] = [];
       for (const ip of toSend) {
         // An answer may have landed while the cache was read: use it rather than ask again.
@@ -388,34 +396,6 @@ export class LookupService {
     this.batcher.resumeNow();
     this.batcher.detachInFlight();
     this.detailed.detachInFlight();
-  }
-
-  // ----- rules -----
-
-  /** Answers the misses that must not be sent, returns the ones that may. */
-  private applyRules(
-    misses: string[],
-    options: LookupOptions,
-    answer: (ip: string, result: LookupResult) => void,
-  ): string[] {
-    if (!misses.length) return misses;
-    const all = (result: (ip: string) => LookupResult) => {
-      for (const ip of misses) answer(ip, result(ip));
-      return [];
-    };
-    const automatic = options.priority !== 'manual';
-    if (automatic && !this.policy.automatic) return all((ip) => skipped(ip, 'automatic-off'));
-    if (!this.handle) return all((ip) => skipped(ip, 'no-key'));
-    const keyError = this.keyError;
-    if (keyError) return all((ip) => failed(ip, keyError));
-    if (this.guard.blocked) {
-      this.refreshIfDue();
-      return all((ip) => skipped(ip, 'quota-exhausted'));
-    }
-    if (!automatic) return misses;
-    const { admitted, capped } = this.pageCap.admit(options.source ?? 'unknown-page', misses);
-    for (const ip of capped) answer(ip, skipped(ip, 'page-cap'));
-    return admitted;
   }
 
   // ----- quota and failures -----
