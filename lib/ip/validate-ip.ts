@@ -4,9 +4,9 @@
  * leading zeros (ipaddr.js-style parsers accept `127.1`, `0x7f.1` and `3232235777`), RFC 4291
  * text forms for IPv6. Unlike normalizeIp it accepts no wrapping: callers send bare addresses.
  */
-import { formatIpv6 } from '../ip/format-ipv6';
-import { parseIpv4 } from '../ip/parse-ipv4';
-import { parseIpv6 } from '../ip/parse-ipv6';
+import { formatIpv6 } from './format-ipv6';
+import { parseIpv4 } from './parse-ipv4';
+import { parseIpv6 } from './parse-ipv6';
 
 export function isValidIpv4(value: string): boolean {
   return parseIpv4(value) >= 0;
