@@ -73,5 +73,4 @@ export type { ApiErrorData, ApiErrorKind } from './errors';
 export { DEFAULT_RETRY_POLICY } from './retry';
 export { DEFAULT_TIMEOUT_MS } from './http';
 export { BULK_CHUNK_SIZE } from './bulk';
-export { isValidIp } from '../ip/validate-ip';
 export type * from './types';
