@@ -5,9 +5,9 @@
  */
 import { storage } from 'wxt/utils/storage';
 import { z } from 'zod';
-import { DEFAULT_SETTINGS, SITE_PATTERN, SITE_PATTERN_HINT } from './settings-defaults';
+import { DEFAULT_SETTINGS, SITE_PATTERN, SITE_PATTERN_HINT } from './defaults';
 
-export { DEFAULT_LOOKUP_POLICY, DEFAULT_SETTINGS } from './settings-defaults';
+export { DEFAULT_LOOKUP_POLICY, DEFAULT_SETTINGS } from './defaults';
 
 export const authHeaderSchema = z.enum(['authorization', 'x-api-key']);
 

@@ -3,9 +3,9 @@
  * reads settings, and importing these from here keeps zod (most of the pages' shared code)
  * out of its first load; lib/settings re-exports them beside the schemas.
  */
-import { BUILD_DEFAULTS } from './build-defaults';
-import { DEFAULT_DISPLAY } from './protocol';
-import type { LookupPolicy, Settings } from './settings';
+import { BUILD_DEFAULTS } from '../build-defaults';
+import { DEFAULT_DISPLAY } from '../protocol';
+import type { LookupPolicy, Settings } from './schema';
 
 export const DEFAULT_LOOKUP_POLICY: LookupPolicy = {
   sendPrivate: DEFAULT_DISPLAY.sendPrivate,
