@@ -22,6 +22,7 @@ export default defineBackground(() => {
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));
+  lookupHandlers.start();
   pageHandlers.start();
   displayHandlers.start();
 });

@@ -51,10 +51,13 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     ...overrides,
   });
 
-  watchSettings((changed) => {
-    if (changed.some((key) => CREDENTIALS.includes(key))) service.credentialsChanged();
-    if (changed.includes('lookupPolicy')) service.policyChanged();
-  });
+  /** Registers the settings watcher (synchronously, like the worker's other listeners). */
+  function start(): void {
+    watchSettings((changed) => {
+      if (changed.some((key) => CREDENTIALS.includes(key))) service.credentialsChanged();
+      if (changed.includes('lookupPolicy')) service.policyChanged();
+    });
+  }
 
   const handlers: Handlers<LookupMessageType> = {
     'ui:lookup': ({ ips, detailed }) => service.lookup(ips, { priority: 'manual', detailed: detailed ?? false }),
@@ -71,5 +74,5 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     },
   };
 
-  return { service, handlers };
+  return { service, handlers, start };
 }

@@ -1,7 +1,6 @@
 /**
- * The zod-free half of lib/settings: defaults and the site-pattern grammar. The popup only
- * reads settings, and importing these from here keeps zod (most of the pages' shared code)
- * out of its first load; lib/settings re-exports them beside the schemas.
+ * Every setting's default, without zod: the popup only reads settings, and importing these from
+ * here keeps zod (most of the pages' shared code) out of its first load.
  */
 import { BUILD_DEFAULTS } from '../build-defaults';
 import { DEFAULT_DISPLAY } from '../protocol';
@@ -27,7 +26,3 @@ export const DEFAULT_SETTINGS: Settings = {
   thresholds: DEFAULT_DISPLAY.thresholds,
   markStyle: DEFAULT_DISPLAY.markStyle,
 };
-
-/** A Chrome match pattern for "Sites to scan", e.g. `https://kibana.example.org/*`. */
-export const SITE_PATTERN = /^(https?|\*):\/\/(\*|\*\.[^/*:]+|[^/*:]+)(:\d{1,5})?\/.*$/;
-export const SITE_PATTERN_HINT = 'Use a match pattern such as https://kibana.example.org/* or https://*.example.org/*';
