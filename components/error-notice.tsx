@@ -2,7 +2,7 @@
  * Any error the background or the API returns, in plain language with the next step and the
  * one button that helps (lib/ui/error-messages.ts holds the words).
  */
-import type { ReplyError } from '@/lib/messaging';
+import type { ReplyError } from '@/lib/protocol';
 import { describeError, type ErrorAction } from '@/lib/ui/error-messages';
 
 const ACTION_LABEL: Record<Exclude<ErrorAction, 'none'>, string> = {

@@ -9,6 +9,7 @@ import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createRouter } from '@/lib/message-router';
+import { parseEnvelope } from '@/lib/messaging';
 
 export default defineBackground(() => {
   // First, before anything else runs: the key in storage.local is for our pages and worker only.
@@ -18,9 +19,10 @@ export default defineBackground(() => {
   const displayHandlers = createDisplayHandlers();
   const route = createRouter(
     { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers },
-    { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/') },
+    { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));
+  lookupHandlers.start();
   pageHandlers.start();
   displayHandlers.start();
 });

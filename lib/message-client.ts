@@ -3,7 +3,8 @@
  * without our content script come back as an `unreachable` error the UI can explain.
  */
 import { browser } from 'wxt/browser';
-import type { MessagePayload, MessageReplies, MessageType, Reply } from './messaging';
+import type { MessagePayload, MessageReplies, MessageType } from './messaging';
+import type { Reply } from './protocol';
 
 export type Connector = <T extends MessageType>(
   type: T,

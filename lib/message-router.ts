@@ -1,15 +1,12 @@
 /**
- * Receiving side of the protocol: checks who sent a message and that its payload fits the
- * schema before a handler runs, and turns every outcome (value, ApiError, bug) into a Reply.
+ * Receiving side of the protocol, for every context: checks who sent a message and that its
+ * payload fits before a handler runs, and turns every outcome (value, ApiError, bug) into a
+ * Reply. The payload check is passed in: the background's zod schemas (lib/messaging.ts), the
+ * content script's hand-written parser (lib/page/tab-messages.ts), so zod stays off the page.
  */
 import { ApiError } from './api/errors';
-import {
-  parseEnvelope,
-  type MessagePayload,
-  type MessageReplies,
-  type MessageType,
-  type Reply,
-} from './messaging';
+import type { MessageParser, MessagePayload, MessageReplies, MessageType } from './messaging';
+import type { Reply } from './protocol';
 
 export interface SenderInfo {
   id?: string;
@@ -42,23 +39,34 @@ export function isAllowedSender(type: MessageType, sender: SenderInfo, opts: Rou
   return true;
 }
 
-export function createRouter<T extends MessageType>(handlers: Handlers<T>, opts: RouterOptions) {
-  return async function route(raw: unknown, sender: SenderInfo): Promise<Reply<unknown> | undefined> {
-    const parsed = parseEnvelope(raw);
-    if (!parsed.ok) return { ok: false, error: parsed.error };
-    const { type, payload } = parsed.envelope;
-    // Not ours to answer (e.g. a tab:* message seen by the background): stay silent.
-    if (!(type in handlers)) return undefined;
-    if (!isAllowedSender(type, sender, opts)) {
-      return { ok: false, error: { kind: 'forbidden', message: `${type} is not accepted from this sender.` } };
-    }
+/** The answer to a message its sender may not send. */
+export function forbidden(type: string): Reply<never> {
+  return { ok: false, error: { kind: 'forbidden', message: `${type} is not accepted from this sender.` } };
+}
+
+/**
+ * A listener for `runtime.onMessage`: a promise of the Reply, or undefined (synchronously) for
+ * a message that is someone else's to answer, so the browser leaves it to them.
+ */
+export function createRouter<T extends MessageType>(handlers: Handlers<T>, opts: RouterOptions & { parse: MessageParser }) {
+  async function handle(type: T, payload: unknown, sender: SenderInfo): Promise<Reply<unknown>> {
     try {
-      const handler = handlers[type as T] as (p: unknown, s: SenderInfo) => unknown;
+      const handler = handlers[type] as (p: unknown, s: SenderInfo) => unknown;
       return { ok: true, value: await handler(payload, sender) };
     } catch (error) {
       if (error instanceof ApiError) return { ok: false, error: error.toJSON() };
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, error: { kind: 'internal', message } };
     }
+  }
+  return function route(raw: unknown, sender: SenderInfo): Promise<Reply<unknown>> | undefined {
+    const parsed = opts.parse(raw);
+    if (parsed === null) return undefined;
+    if (!parsed.ok) return Promise.resolve({ ok: false, error: parsed.error });
+    const { type, payload } = parsed.envelope;
+    // Not ours to answer (e.g. a tab:* message seen by the background): stay silent.
+    if (!(type in handlers)) return undefined;
+    if (!isAllowedSender(type, sender, opts)) return Promise.resolve(forbidden(type));
+    return handle(type as T, payload, sender);
   };
 }

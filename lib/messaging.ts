@@ -4,15 +4,20 @@
  *   ui:*  popup / options page  -> background (extension pages only)
  *   cs:*  content script        -> background
  *   tab:* popup / background    -> content script of one tab
- * The receiver validates the payload and the sender before acting, and always answers with a
- * `Reply` envelope, so a failure reaches the caller as a typed error instead of `undefined`.
+ * The receiver validates the payload and the sender before acting (lib/message-router.ts), and
+ * always answers with a `Reply` envelope (lib/protocol.ts). These zod schemas are the
+ * background's; the content script checks its tab:* messages by hand (lib/page/tab-messages.ts).
  */
 import { z } from 'zod';
-import type { ApiErrorData } from './api/errors';
 import type { AccountInfo, TestKeyResult } from './api/types';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
-import { MAX_REPORTED_RISKY_IPS } from './page/page-summary';
-import type { DisplaySettings } from './page/page-lens';
+import {
+  MAX_REPORTED_RISKY_IPS,
+  MAX_SHOW_LOOKUP_TEXT,
+  type DisplaySettings,
+  type PageIp,
+  type ProtocolError,
+} from './protocol';
 import { markStyleSchema, thresholdsSchema } from './settings';
 
 const ip = z.string().min(2).max(100);
@@ -20,7 +25,7 @@ const ipList = z.array(ip).min(1).max(10_000);
 /** What the content script needs of the settings; it never sees the rest (the key above all). */
 const displaySettings = z
   .object({ thresholds: thresholdsSchema, markStyle: markStyleSchema, sendPrivate: z.boolean() })
-  .strict();
+  .strict() satisfies z.ZodType<DisplaySettings>;
 
 export const messageSchemas = {
   // ----- UI -> background -----
@@ -49,7 +54,7 @@ export const messageSchemas = {
   'cs:get-display-settings': z.object({}).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
-  'tab:show-lookup': z.object({ text: z.string().max(100_000) }).strict(),
+  'tab:show-lookup': z.object({ text: z.string().max(MAX_SHOW_LOOKUP_TEXT) }).strict(),
   /** Background -> every tab: the API server changed, the page's results are another server's. */
   'tab:results-stale': z.object({}).strict(),
   /** Background -> every tab: the display settings changed (options page edits apply live). */
@@ -58,13 +63,6 @@ export const messageSchemas = {
 
 export type MessageType = keyof typeof messageSchemas;
 export type MessagePayload<T extends MessageType> = z.infer<(typeof messageSchemas)[T]>;
-
-export interface PageIp {
-  ip: string;
-  version: 4 | 6;
-  count: number;
-  result?: LookupResult;
-}
 
 export interface MessageReplies {
   'ui:lookup': LookupResult[];
@@ -86,27 +84,20 @@ export interface MessageReplies {
   'tab:display-settings': { ok: true };
 }
 
-/** Errors that are not the API's: the message itself was refused or the handler failed. */
-export type ProtocolErrorKind = 'invalid-message' | 'forbidden' | 'internal' | 'unreachable';
-export interface ProtocolError {
-  kind: ProtocolErrorKind;
-  message: string;
-}
-
-export type ReplyError = ApiErrorData | ProtocolError;
-export type Reply<T> = { ok: true; value: T } | { ok: false; error: ReplyError };
-
 export interface Envelope<T extends MessageType = MessageType> {
   type: T;
   payload: MessagePayload<T>;
 }
 
+/** A valid message, a refusal of a malformed one, or null for one this side does not answer. */
+export type ParsedMessage = { ok: true; envelope: Envelope } | { ok: false; error: ProtocolError };
+/** How a router checks what it receives (see lib/message-router.ts). */
+export type MessageParser = (raw: unknown) => ParsedMessage | null;
+
 const envelopeSchema = z.object({ type: z.string(), payload: z.unknown() }).strict();
 
-/** Parses an incoming message; null when it is not one of ours or its payload is invalid. */
-export function parseEnvelope(
-  raw: unknown,
-): { ok: true; envelope: Envelope } | { ok: false; error: ProtocolError } {
+/** Parses an incoming message for the background's router; a typed refusal when it is not valid. */
+export function parseEnvelope(raw: unknown): ParsedMessage {
   const outer = envelopeSchema.safeParse(raw);
   if (!outer.success || !(outer.data.type in messageSchemas)) {
     return { ok: false, error: { kind: 'invalid-message', message: 'Unknown message.' } };
@@ -124,8 +115,4 @@ export function parseEnvelope(
     };
   }
   return { ok: true, envelope: { type, payload: payload.data } as Envelope };
-}
-
-export function errorMessageOf(error: ReplyError): string {
-  return error.message;
 }

@@ -7,7 +7,7 @@
 import { render } from 'preact';
 import type { IpMatch } from '@/lib/ip/types';
 import type { LookupResult } from '@/lib/lookup/types';
-import type { ReplyError } from '@/lib/messaging';
+import type { Reply, ReplyError } from '@/lib/protocol';
 import { createHoverIntent, type HoverTarget } from '@/lib/page/hover-intent';
 import { liveRange } from '@/lib/page/hit-test';
 import type { Occurrence } from '@/lib/page/occurrence-store';
@@ -32,14 +32,12 @@ export interface CardLens {
   readonly resultsGeneration: number;
 }
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ReplyError };
-
 export interface CardControllerDeps {
   doc?: Document;
   lens: CardLens;
   findIps: (text: string) => IpMatch[];
   /** `cs:lookup-detailed`: one IP with ipInfo. */
-  lookupDetailed: (ip: string) => Promise<Outcome<LookupResult>>;
+  lookupDetailed: (ip: string) => Promise<Reply<LookupResult>>;
   signal: AbortSignal;
   hoverTiming?: { restMs?: number; openDelayMs?: number; closeDelayMs?: number };
 }

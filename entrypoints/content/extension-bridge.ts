@@ -6,17 +6,13 @@
  */
 import type { LookupResult } from '@/lib/lookup/types';
 import { sendToBackground } from '@/lib/message-client';
-import { DEFAULT_DISPLAY, parseDisplaySettings } from '@/lib/page/display-settings';
+import { parseDisplaySettings } from '@/lib/page/display-settings';
 import type { LookupSender } from '@/lib/page/lookup-queue';
-import type { DisplaySettings } from '@/lib/page/page-lens';
-import type { Outcome } from '@/components/hover-card/card-controller';
+import { DEFAULT_DISPLAY, type DisplaySettings, type Reply } from '@/lib/protocol';
 
-export const sendLookup: LookupSender = async (ips, priority) => {
-  const reply = await sendToBackground('cs:lookup', { ips, priority });
-  return reply.ok ? { ok: true, results: reply.value } : { ok: false, error: reply.error };
-};
+export const sendLookup: LookupSender = (ips, priority) => sendToBackground('cs:lookup', { ips, priority });
 
-export async function lookupDetailed(ip: string): Promise<Outcome<LookupResult>> {
+export async function lookupDetailed(ip: string): Promise<Reply<LookupResult>> {
   return sendToBackground('cs:lookup-detailed', { ip });
 }
 

@@ -9,7 +9,7 @@ import { IpList } from '@/components/ip-list';
 import { ReputationDetails } from '@/components/reputation-details';
 import { describeSkip } from '@/lib/format';
 import type { LookupResult } from '@/lib/lookup/types';
-import type { ReplyError } from '@/lib/messaging';
+import type { ReplyError } from '@/lib/protocol';
 import type { SeverityThresholds } from '@/lib/severity';
 import type { DetailsStore } from '@/lib/ui/details-store';
 import { describeError } from '@/lib/ui/error-messages';

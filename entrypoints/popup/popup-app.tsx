@@ -6,7 +6,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { ErrorNotice } from '@/components/error-notice';
 import { PauseNotice } from '@/components/pause-notice';
 import { QuotaMeter } from '@/components/quota-meter';
-import { DEFAULT_SETTINGS } from '@/lib/settings-defaults';
+import { DEFAULT_SETTINGS } from '@/lib/settings/defaults';
 import { markRendered, PERF_MARKS } from '@/lib/ui/perf-marks';
 import { createPopupStores, type PopupStores } from '@/lib/ui/popup-stores';
 import { useServices } from '@/lib/ui/services-context';

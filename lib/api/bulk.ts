@@ -9,7 +9,7 @@ import { normalizeBulkResult } from './normalize';
 import { parseAnswer } from './parse';
 import { bulkLookupSchema, type WireBulkResult } from './schemas';
 import type { BulkItem, BulkLookup } from './types';
-import { ipKey, isValidIp } from './validate-ip';
+import { ipKey, isValidIp } from '../ip/validate-ip';
 
 export const BULK_CHUNK_SIZE = 100;
 export const INVALID_IP_MESSAGE = 'Not a valid IP address';

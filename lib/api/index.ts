@@ -14,7 +14,7 @@ import { parseAnswer } from './parse';
 import { resolveRetryPolicy } from './retry';
 import { accountSchema, singleLookupSchema, subnetLookupSchema, testKeySchema } from './schemas';
 import type { ApiClient, ApiClientOptions } from './types';
-import { isSubnetTooLarge, isValidIp, parseCidr } from './validate-ip';
+import { isSubnetTooLarge, isValidIp, parseCidr } from '../ip/validate-ip';
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const transport = createTransport(options, resolveRetryPolicy(options.retry));
@@ -73,5 +73,4 @@ export type { ApiErrorData, ApiErrorKind } from './errors';
 export { DEFAULT_RETRY_POLICY } from './retry';
 export { DEFAULT_TIMEOUT_MS } from './http';
 export { BULK_CHUNK_SIZE } from './bulk';
-export { isValidIp } from './validate-ip';
 export type * from './types';

@@ -142,7 +142,6 @@ export type WireSingleLookup = z.infer<typeof singleLookupSchema>;
 export type WireDetails = z.infer<typeof detailsSchema>;
 export type WireBulkData = z.infer<typeof bulkDataSchema>;
 export type WireBulkResult = z.infer<typeof bulkResultSchema>;
-export type WireBulkLookup = z.infer<typeof bulkLookupSchema>;
 export type WireApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
 export type WireTestKey = z.infer<typeof testKeySchema>;
 export type WireAccount = z.infer<typeof accountSchema>;

@@ -6,7 +6,7 @@
  * and a frame reports only when its list changes.
  */
 import { z } from 'zod';
-import { MAX_REPORTED_RISKY_IPS } from '../page/page-summary';
+import { MAX_REPORTED_RISKY_IPS } from '../protocol';
 import { sessionValue, type SessionArea } from './session-value';
 
 export interface BadgeApi {

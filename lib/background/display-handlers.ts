@@ -6,7 +6,7 @@
  */
 import { sendToEveryTab } from '../message-client';
 import type { Handlers } from '../message-router';
-import type { DisplaySettings } from '../page/page-lens';
+import type { DisplaySettings } from '../protocol';
 import { getSetting, watchSettings, type SettingKey } from '../settings';
 
 export type DisplayMessageType = 'cs:get-display-settings';

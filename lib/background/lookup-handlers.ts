@@ -9,7 +9,7 @@ import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
 import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } from '../settings';
-import { clientFromSettings } from './api-from-settings';
+import { clientFromSettings } from './client-from-settings';
 import { storageLedgerStore } from './quota-ledger-storage';
 import { sessionValue } from './session-value';
 
@@ -51,10 +51,13 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     ...overrides,
   });
 
-  watchSettings((changed) => {
-    if (changed.some((key) => CREDENTIALS.includes(key))) service.credentialsChanged();
-    if (changed.includes('lookupPolicy')) service.policyChanged();
-  });
+  /** Registers the settings watcher (synchronously, like the worker's other listeners). */
+  function start(): void {
+    watchSettings((changed) => {
+      if (changed.some((key) => CREDENTIALS.includes(key))) service.credentialsChanged();
+      if (changed.includes('lookupPolicy')) service.policyChanged();
+    });
+  }
 
   const handlers: Handlers<LookupMessageType> = {
     'ui:lookup': ({ ips, detailed }) => service.lookup(ips, { priority: 'manual', detailed: detailed ?? false }),
@@ -71,5 +74,5 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     },
   };
 
-  return { service, handlers };
+  return { service, handlers, start };
 }

@@ -13,7 +13,7 @@ import type { Handlers, SenderInfo } from '../message-router';
 import { getSetting, saveSettings, settingItems, sitePatternSchema } from '../settings';
 import { createBadge, type BadgeApi } from './badge';
 import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
-import { injectContentScript, type InjectApi } from './one-off-scan';
+import { injectContentScript, type InjectApi } from './inject-content-script';
 import { createSiteRegistration, type RegistrationApi, type SitesSetting } from './site-registration';
 
 export type PageMessageType = 'ui:set-site-scanning' | 'ui:scan-tab' | 'cs:page-summary';

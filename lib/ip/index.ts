@@ -6,4 +6,5 @@ export { findIps, forEachIp, type ScanStats } from './find-ips';
 export { classifyIp } from './classify';
 export { normalizeIp } from './normalize';
 export { isLookupable, lookupSkipReason, toLookupForm, type LookupPolicyForIp } from './lookupable';
+export { isValidIp, isValidIpv4, ipKey, parseCidr } from './validate-ip';
 export type { IpClass, IpMatch } from './types';

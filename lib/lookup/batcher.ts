@@ -78,10 +78,10 @@ export class Batcher<O> {
   /** Calls made (for status and benchmarks). */
   sentCalls = 0;
 
-  private readonly o: Required<Omit<BatcherOptions<O>, 'onStarved'>> & Pick<BatcherOptions<O>, 'onStarved'>;
+  private readonly options: Required<Omit<BatcherOptions<O>, 'onStarved'>> & Pick<BatcherOptions<O>, 'onStarved'>;
 
   constructor(options: BatcherOptions<O>) {
-    this.o = {
+    this.options = {
       budget: () => Infinity,
       windowMs: 25,
       batchSize: 100,
@@ -102,14 +102,6 @@ export class Batcher<O> {
   /** IPs in calls not yet answered. */
   get inFlightCount(): number {
     return this.inFlight.size + this.detached.size;
-  }
-
-  get callsInFlight(): number {
-    return this.calls;
-  }
-
-  has(ip: string): boolean {
-    return this.inFlight.has(ip) || PRIORITIES.some((p) => this.queues[p].has(ip));
   }
 
   /** Queues an IP (or joins the lookup already queued / in flight) and resolves with its outcome. */
@@ -173,11 +165,11 @@ export class Batcher<O> {
 
   /** Pauses sending for `ms` (a 429 seen elsewhere); the longest pause wins. */
   pause(ms: number): void {
-    const until = this.o.clock.now() + Math.min(ms, this.o.maxPauseMs);
+    const until = this.options.clock.now() + Math.min(ms, this.options.maxPauseMs);
     if (this.pausedUntil === null || until > this.pausedUntil) {
       this.pausedUntil = until;
-      if (this.resumeTimer !== null) this.o.clock.clearTimeout(this.resumeTimer);
-      this.resumeTimer = this.o.clock.setTimeout(() => this.resume(), until - this.o.clock.now());
+      if (this.resumeTimer !== null) this.options.clock.clearTimeout(this.resumeTimer);
+      this.resumeTimer = this.options.clock.setTimeout(() => this.resume(), until - this.options.clock.now());
     }
   }
 
@@ -188,7 +180,7 @@ export class Batcher<O> {
   resumeNow(): void {
     this.consecutiveRetries = 0;
     if (this.pausedUntil === null) return;
-    if (this.resumeTimer !== null) this.o.clock.clearTimeout(this.resumeTimer);
+    if (this.resumeTimer !== null) this.options.clock.clearTimeout(this.resumeTimer);
     this.resume();
   }
 
@@ -225,11 +217,11 @@ export class Batcher<O> {
 
   private startWindow(): void {
     if (this.windowTimer !== null) return;
-    this.windowTimer = this.o.clock.setTimeout(() => {
+    this.windowTimer = this.options.clock.setTimeout(() => {
       this.windowTimer = null;
       this.windowElapsed = true;
       this.schedulePump();
-    }, this.o.windowMs);
+    }, this.options.windowMs);
   }
 
   /** One pump per turn of the event loop, so a caller's whole list is queued before batches form. */
@@ -245,8 +237,8 @@ export class Batcher<O> {
   private pump(): void {
     if (this.pausedUntil !== null) return;
     let starved = false;
-    while (this.calls < this.o.maxConcurrent && this.queueLength > 0) {
-      if (!this.windowElapsed && this.queueLength < this.o.batchSize) break;
+    while (this.calls < this.options.maxConcurrent && this.queueLength > 0) {
+      if (!this.windowElapsed && this.queueLength < this.options.batchSize) break;
       const batch = this.form();
       if (!batch.length) {
         starved = true;
@@ -254,17 +246,17 @@ export class Batcher<O> {
       }
       this.dispatch(batch);
     }
-    if (starved && this.calls === 0 && this.o.onStarved) this.o.onStarved(this.queued());
+    if (starved && this.calls === 0 && this.options.onStarved) this.options.onStarved(this.queued());
     this.afterChange();
   }
 
   /** The next batch: by priority, within each priority's budget (one unit per IP, worst case). */
   private form(): Entry<O>[] {
     const batch: Entry<O>[] = [];
-    const budgets = new Map(PRIORITIES.map((p) => [p, this.o.budget(p)]));
+    const budgets = new Map(PRIORITIES.map((p) => [p, this.options.budget(p)]));
     for (const p of PRIORITIES) {
       for (const entry of this.queues[p].values()) {
-        if (batch.length >= this.o.batchSize) return batch;
+        if (batch.length >= this.options.batchSize) return batch;
         // Taking any IP uses one unit of every budget (they share the same quota).
         if (batch.length >= (budgets.get(p) ?? 0)) break;
         batch.push(entry);
@@ -283,7 +275,7 @@ export class Batcher<O> {
     const ips = batch.map((e) => e.ip);
     let sending: Promise<SendResult<O>>;
     try {
-      sending = this.o.send(ips);
+      sending = this.options.send(ips);
     } catch (error) {
       sending = Promise.reject(error);
     }
@@ -306,24 +298,24 @@ export class Batcher<O> {
       else this.inFlight.delete(entry.ip);
     }
     if (result?.kind === 'retry-later' && detached) {
-      for (const entry of batch) entry.resolve(this.o.fallback(entry.ip, result.error));
+      for (const entry of batch) entry.resolve(this.options.fallback(entry.ip, result.error));
       return;
     }
     if (result?.kind === 'retry-later') {
       this.consecutiveRetries++;
       this.pause(result.delayMs ?? this.backoff());
-      if (this.consecutiveRetries <= this.o.maxConsecutiveRetries) {
+      if (this.consecutiveRetries <= this.options.maxConsecutiveRetries) {
         this.requeueAtFront(batch);
         return;
       }
       // The server keeps refusing: answer rather than keep callers waiting forever.
-      for (const entry of batch) entry.resolve(this.o.fallback(entry.ip, result.error));
+      for (const entry of batch) entry.resolve(this.options.fallback(entry.ip, result.error));
       return;
     }
     this.consecutiveRetries = 0;
     for (const entry of batch) {
       const outcome = result?.outcomes.get(entry.ip);
-      entry.resolve(outcome !== undefined ? outcome : this.o.fallback(entry.ip, error));
+      entry.resolve(outcome !== undefined ? outcome : this.options.fallback(entry.ip, error));
     }
   }
 
@@ -342,15 +334,15 @@ export class Batcher<O> {
 
   /** Exponential backoff with jitter (between half and all of the step), capped. */
   private backoff(): number {
-    const step = Math.min(this.o.backoffMaxMs, this.o.backoffBaseMs * 2 ** (this.consecutiveRetries - 1));
-    return Math.round(step / 2 + (step / 2) * this.o.random());
+    const step = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (this.consecutiveRetries - 1));
+    return Math.round(step / 2 + (step / 2) * this.options.random());
   }
 
   private afterChange(): void {
     if (this.queueLength === 0) {
       this.windowElapsed = false;
       if (this.windowTimer !== null) {
-        this.o.clock.clearTimeout(this.windowTimer);
+        this.options.clock.clearTimeout(this.windowTimer);
         this.windowTimer = null;
       }
     }

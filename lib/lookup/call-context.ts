@@ -7,8 +7,6 @@ import type { ApiError, ApiErrorData } from '../api/errors';
 import type { ApiClient } from '../api/types';
 import type { LookupCache } from './cache';
 import type { QuotaGuard } from './quota-guard';
-import { failed, skipped } from './results';
-import type { LookupResult } from './types';
 
 export interface CallContext {
   client(): ApiClient | null;
@@ -17,13 +15,4 @@ export interface CallContext {
   cache: LookupCache;
   /** Records the failure and applies what it means (quota exhausted, key rejected) to everything queued. */
   noteFailure(error: ApiError): void;
-}
-
-/** The answer for an IP that must not be sent right now, or null if it may be. */
-export function refusal(context: CallContext, ip: string): LookupResult | null {
-  if (!context.client()) return skipped(ip, 'no-key');
-  const keyError = context.keyError();
-  if (keyError) return failed(ip, keyError);
-  if (context.guard.blocked) return skipped(ip, 'quota-exhausted');
-  return null;
 }

@@ -4,8 +4,8 @@
  * 1 unless the IP is not in the database. Concurrent asks for the same IP share one call; a
  * 429 waits for the queue's pause and tries again a few times.
  */
+import { refusalOf } from './admission';
 import type { CallContext } from './call-context';
-import { refusal } from './call-context';
 import { costOfCheckIp, costOfError } from './quota-costs';
 import { asApiError, failed, skipped } from './results';
 import type { LookupResult } from './types';
@@ -25,7 +25,7 @@ export class DetailedLookups {
   /** In flight to a server no longer configured (see detachInFlight). */
   private readonly detached = new Set<Promise<LookupResult>>();
 
-  constructor(private readonly o: DetailedLookupsOptions) {}
+  constructor(private readonly options: DetailedLookupsOptions) {}
 
   get size(): number {
     return this.inFlight.size + this.detached.size;
@@ -58,13 +58,13 @@ export class DetailedLookups {
   }
 
   private async run(ip: string): Promise<LookupResult> {
-    const { context } = this.o;
+    const { context } = this.options;
     for (let attempt = 0; ; attempt++) {
-      await this.o.whenResumed();
-      const refused = refusal(context, ip);
-      if (refused) return refused;
+      await this.options.whenResumed();
+      const refused = refusalOf(context);
+      if (refused) return refused(ip);
       if (context.guard.budget('manual') < 1) {
-        await this.o.recheckQuota();
+        await this.options.recheckQuota();
         if (context.guard.budget('manual') < 1) return skipped(ip, 'quota-exhausted');
       }
       const client = context.client();
@@ -86,8 +86,8 @@ export class DetailedLookups {
         // The settings changed during the call: what the old client met says nothing about the new one.
         const stale = context.client() !== client;
         if (!stale) context.noteFailure(apiError);
-        if (apiError.kind === 'rate-limited' && attempt < this.o.retries) {
-          if (!stale) this.o.pause(apiError.retryAfterMs ?? 1_000 * 2 ** attempt);
+        if (apiError.kind === 'rate-limited' && attempt < this.options.retries) {
+          if (!stale) this.options.pause(apiError.retryAfterMs ?? 1_000 * 2 ** attempt);
           continue;
         }
         if (apiError.kind === 'quota-exhausted') return skipped(ip, 'quota-exhausted');

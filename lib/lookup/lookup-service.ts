@@ -4,7 +4,7 @@
  *
  *   lookup(ips) ─► prepare (canonical, skip private/invalid, de-duplicate)
  *              ─► cache (memory LRU ─► IndexedDB)        answers what it can, always
- *              ─► rules (automatic off, no key, key rejected, quota exhausted, page cap)
+ *              ─► admission (automatic off, no key, key rejected, quota exhausted, page cap)
  *              ─► batcher (coalesce, de-duplicate in flight, priority, quota budget, 429 pause)
  *              ─► checkIP/bulk ─► cache ─► every caller of every IP, exactly once
  *
@@ -17,8 +17,8 @@
  */
 import { ApiError, type ApiErrorData } from '../api/errors';
 import type { AccountInfo, ApiClient, TestKeyResult } from '../api/types';
-import { classifyIp, toLookupForm } from '../ip';
 import type { LookupPolicy } from '../settings';
+import { admit, type AdmissionRules } from './admission';
 import { Batcher, type QueuedIp } from './batcher';
 import type { CallContext } from './call-context';
 import { LookupCache } from './cache';
@@ -27,7 +27,7 @@ import type { CacheStore } from './cache-store';
 import { systemClock, type Clock, type TimerHandle } from './clock';
 import { DetailedLookups } from './detailed-lookups';
 import { PageCap, type PageCapStore } from './page-cap';
-import { prepareIps, type IpTools } from './prepare-ips';
+import { prepareIps } from './prepare-ips';
 import { QuotaGuard } from './quota-guard';
 import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
 import type { LedgerStore } from './quota-ledger';
@@ -67,7 +67,6 @@ export interface LookupServiceOptions {
   /** Where the per-page counts outlive the worker; memory only without one. */
   pageCapStore?: PageCapStore;
   clock?: Clock;
-  ipTools?: IpTools;
   batch?: {
     windowMs?: number;
     batchSize?: number;
@@ -105,15 +104,15 @@ function ttlsOf(policy: LookupPolicy): CacheTtls {
 }
 
 export class LookupService {
-  private readonly o: LookupServiceOptions;
+  private readonly options: LookupServiceOptions;
   private readonly clock: Clock;
-  private readonly ipTools: IpTools;
   private readonly cache: LookupCache;
   private readonly guard: QuotaGuard;
   private readonly refresher: QuotaRefresher;
   private readonly pageCap: PageCap;
   private readonly batcher: Batcher<LookupResult>;
   private readonly calls: CallContext;
+  private readonly admission: AdmissionRules;
   private readonly detailed: DetailedLookups;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
@@ -130,10 +129,8 @@ export class LookupService {
   private preparing = 0;
 
   constructor(options: LookupServiceOptions) {
-    this.o = options;
+    this.options = options;
     this.clock = options.clock ?? systemClock;
-    // toLookupForm: canonical, and ::ffff:a.b.c.d as a.b.c.d (the same host, keyed once).
-    this.ipTools = options.ipTools ?? { normalizeIp: toLookupForm, classifyIp };
     this.policy = options.initialPolicy;
     this.cache = new LookupCache({
       store: options.cacheStore,
@@ -168,6 +165,12 @@ export class LookupService {
       cache: this.cache,
       noteFailure: (error) => this.noteFailure(error),
     };
+    this.admission = {
+      automaticAllowed: () => this.policy.automatic,
+      state: this.calls,
+      pageCap: this.pageCap,
+      onQuotaBlocked: () => this.refreshIfDue(),
+    };
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
       ...options.batch,
@@ -197,7 +200,7 @@ export class LookupService {
     };
     try {
       await this.ready();
-      const { results, wanted } = prepareIps(inputs, this.ipTools, this.policy.sendPrivate);
+      const { results, wanted } = prepareIps(inputs, this.policy.sendPrivate);
       const answer = (ip: string, result: LookupResult) => {
         for (const index of wanted.get(ip) ?? []) results[index] = result;
       };
@@ -210,7 +213,7 @@ export class LookupService {
         else misses.push(ip);
       }
 
-      const toSend = this.applyRules(misses, options, answer);
+      const toSend = admit(misses, options, this.admission, answer);
       const pending: Promise<void>[] = [];
       for (const ip of toSend) {
         // An answer may have landed while the cache was read: use it rather than ask again.
@@ -343,7 +346,7 @@ export class LookupService {
   }
 
   private async loadPolicy(): Promise<void> {
-    const policy = await this.o.policySource();
+    const policy = await this.options.policySource();
     this.policy = policy;
     this.cache.setTtls(ttlsOf(policy));
     this.cache.setMaxEntries(policy.cacheMaxEntries);
@@ -353,7 +356,7 @@ export class LookupService {
   }
 
   private async loadClient(): Promise<void> {
-    const { server, handle } = await this.o.clientSource();
+    const { server, handle } = await this.options.clientSource();
     // The ledger follows the identity (base URL + key): a new key or server has its own quota.
     await this.guard.use(handle?.identity ?? null);
     // The client and the cache's owner change in the same turn (see LookupCache.useOwner).
@@ -368,7 +371,7 @@ export class LookupService {
       // Learn the limit before spending with a new key, but never hang lookups on it.
       const refreshed = this.refreshNow(handle).catch(() => undefined);
       let timer: TimerHandle | undefined;
-      const giveUp = new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, this.o.firstRefreshWaitMs ?? 5_000)));
+      const giveUp = new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, this.options.firstRefreshWaitMs ?? 5_000)));
       await Promise.race([refreshed, giveUp]);
       this.clock.clearTimeout(timer);
     }
@@ -386,41 +389,13 @@ export class LookupService {
     this.server = server;
     void claimed.then((replaced) => {
       // A newer change has its own notice; this one would only ask twice.
-      if ((replaced || !first) && this.server === server) this.o.onServerChanged?.();
+      if ((replaced || !first) && this.server === server) this.options.onServerChanged?.();
     });
     if (first) return;
     this.lastError = null;
     this.batcher.resumeNow();
     this.batcher.detachInFlight();
     this.detailed.detachInFlight();
-  }
-
-  // ----- rules -----
-
-  /** Answers the misses that must not be sent, returns the ones that may. */
-  private applyRules(
-    misses: string[],
-    options: LookupOptions,
-    answer: (ip: string, result: LookupResult) => void,
-  ): string[] {
-    if (!misses.length) return misses;
-    const all = (result: (ip: string) => LookupResult) => {
-      for (const ip of misses) answer(ip, result(ip));
-      return [];
-    };
-    const automatic = options.priority !== 'manual';
-    if (automatic && !this.policy.automatic) return all((ip) => skipped(ip, 'automatic-off'));
-    if (!this.handle) return all((ip) => skipped(ip, 'no-key'));
-    const keyError = this.keyError;
-    if (keyError) return all((ip) => failed(ip, keyError));
-    if (this.guard.blocked) {
-      this.refreshIfDue();
-      return all((ip) => skipped(ip, 'quota-exhausted'));
-    }
-    if (!automatic) return misses;
-    const { admitted, capped } = this.pageCap.admit(options.source ?? 'unknown-page', misses);
-    for (const ip of capped) answer(ip, skipped(ip, 'page-cap'));
-    return admitted;
   }
 
   // ----- quota and failures -----

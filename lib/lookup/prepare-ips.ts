@@ -3,14 +3,9 @@
  * must not be sent (not an IP; private or reserved ranges unless the user allows them), and
  * group duplicates so each distinct IP is looked up once however often it was asked.
  */
-import type { IpClass } from '../ip/types';
+import { classifyIp, toLookupForm } from '../ip';
 import { skipped } from './results';
 import type { LookupResult } from './types';
-
-export interface IpTools {
-  normalizeIp(input: string): string | null;
-  classifyIp(ip: string): IpClass;
-}
 
 export interface PreparedIps {
   /** One slot per input; filled now for skipped inputs, later for the rest. */
@@ -19,16 +14,17 @@ export interface PreparedIps {
   wanted: Map<string, number[]>;
 }
 
-export function prepareIps(inputs: readonly string[], tools: IpTools, sendPrivate: boolean): PreparedIps {
+export function prepareIps(inputs: readonly string[], sendPrivate: boolean): PreparedIps {
   const results: (LookupResult | undefined)[] = new Array(inputs.length);
   const wanted = new Map<string, number[]>();
   inputs.forEach((input, index) => {
-    const ip = tools.normalizeIp(input);
+    // toLookupForm: canonical, and ::ffff:a.b.c.d as a.b.c.d (the same host, keyed once).
+    const ip = toLookupForm(input);
     if (ip === null) {
       results[index] = skipped(input, 'invalid');
       return;
     }
-    const range = tools.classifyIp(ip);
+    const range = classifyIp(ip);
     if (range !== 'public' && !sendPrivate) {
       results[index] = skipped(ip, range);
       return;

@@ -24,7 +24,7 @@ export class QuotaRefresher {
   private runningClient: ApiClient | null = null;
   private lastAttempt = -Infinity;
 
-  constructor(private readonly o: QuotaRefresherOptions) {}
+  constructor(private readonly options: QuotaRefresherOptions) {}
 
   get busy(): boolean {
     return this.running !== null;
@@ -34,23 +34,23 @@ export class QuotaRefresher {
   refresh(client: ApiClient): Promise<AccountInfo> {
     // Join the call in progress only if it asks the same client (not one from before a key change).
     if (this.running && this.runningClient === client) return this.running;
-    this.lastAttempt = this.o.clock.now();
-    const identity = this.o.guard.identity;
+    this.lastAttempt = this.options.clock.now();
+    const identity = this.options.guard.identity;
     this.runningClient = client;
     const call: Promise<AccountInfo> = client
       .account()
       .then(
         (account) => {
           // The key may have changed while we asked: that answer is for the old ledger.
-          if (this.o.guard.identity === identity) {
-            this.o.guard.applyAccount(account);
-            this.o.onAccount(account);
+          if (this.options.guard.identity === identity) {
+            this.options.guard.applyAccount(account);
+            this.options.onAccount(account);
           }
           return account;
         },
         (error: unknown) => {
           const apiError = asApiError(error);
-          this.o.onError(apiError);
+          this.options.onError(apiError);
           throw apiError;
         },
       )
@@ -66,13 +66,13 @@ export class QuotaRefresher {
 
   /** A re-check is allowed (the last attempt is older than `recheckMs`). */
   mayRecheck(): boolean {
-    return this.o.clock.now() - this.lastAttempt >= this.o.recheckMs;
+    return this.options.clock.now() - this.lastAttempt >= this.options.recheckMs;
   }
 
   /** Whether the ledger is old enough (or blocked) to refresh without being asked. */
   isDue(): boolean {
     if (!this.mayRecheck()) return false;
-    const at = this.o.guard.refreshedAt;
-    return at === null || this.o.guard.blocked || this.o.clock.now() - at >= this.o.maxAgeMs;
+    const at = this.options.guard.refreshedAt;
+    return at === null || this.options.guard.blocked || this.options.clock.now() - at >= this.options.maxAgeMs;
   }
 }

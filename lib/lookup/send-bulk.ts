@@ -4,9 +4,9 @@
  * answer cached, and each failure turned into what the batcher should do with the batch.
  */
 import { ApiError } from '../api/errors';
+import { refusalOf } from './admission';
 import type { SendResult } from './batcher';
 import type { CallContext } from './call-context';
-import { refusal } from './call-context';
 import { costOfBulk, costOfError } from './quota-costs';
 import { asApiError, failed, skipped } from './results';
 import type { LookupResult } from './types';
@@ -16,8 +16,10 @@ export async function sendBulk(context: CallContext, ips: string[]): Promise<Sen
     kind: 'done',
     outcomes: new Map(ips.map((ip) => [ip, result(ip)])),
   });
-  const client = context.client();
-  if (!client || context.keyError() || context.guard.blocked) return all((ip) => refusal(context, ip)!);
+  // The key or the quota may have changed while the batch waited.
+  const refused = refusalOf(context);
+  if (refused) return all(refused);
+  const client = context.client()!;
 
   const { guard, cache } = context;
   // Synchronously, before the first await: the batcher forms its next batch right after.

@@ -25,15 +25,6 @@ export type LookupResult =
   | { ip: string; status: 'skipped'; reason: SkipReason }
   | { ip: string; status: 'error'; error: ApiErrorData };
 
-export interface LookupRequest {
-  ips: string[];
-  priority: LookupPriority;
-  /** A stable id of the page (tab + frame + document) for the per-page cap; absent for manual. */
-  source?: string;
-  /** Ask for ipInfo (single detailed checkIP; costs 1 per IP not cached in detail). */
-  detailed?: boolean;
-}
-
 export type QuotaState = 'ok' | 'low' | 'reserve-reached' | 'exhausted' | 'unknown';
 
 export interface QuotaSnapshot {

@@ -4,19 +4,11 @@
  * scripts where the browser allows it): the background sends these values, answering
  * `cs:get-display-settings` and pushing `tab:display-settings` on changes. They are checked here
  * by hand, with the same rules as the zod schemas in lib/messaging.ts (a unit test compares
- * both), so zod does not ship to every scanned page.
+ * both), so zod does not ship to every scanned page. Type and default: lib/protocol.ts.
  */
-import { DEFAULT_SETTINGS } from '../settings-defaults';
+import type { DisplaySettings } from '../protocol';
 import type { SeverityThresholds } from '../severity';
 import type { MarkStyle } from './highlight-styles';
-import type { DisplaySettings } from './page-lens';
-
-/** What the page uses until the background answers, or if it never does. */
-export const DEFAULT_DISPLAY: DisplaySettings = {
-  thresholds: DEFAULT_SETTINGS.thresholds,
-  markStyle: DEFAULT_SETTINGS.markStyle,
-  sendPrivate: DEFAULT_SETTINGS.lookupPolicy.sendPrivate,
-};
 
 const DISPLAY_FIELDS = ['thresholds', 'markStyle', 'sendPrivate'] as const;
 

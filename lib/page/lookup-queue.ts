@@ -5,6 +5,7 @@
  */
 import { API_ERROR_KINDS, type ApiErrorData, type ApiErrorKind } from '../api/errors';
 import type { LookupResult } from '../lookup/types';
+import type { Reply } from '../protocol';
 
 export type PagePriority = 'visible' | 'background';
 
@@ -12,7 +13,7 @@ export type PagePriority = 'visible' | 'background';
 export type LookupSender = (
   ips: string[],
   priority: PagePriority,
-) => Promise<{ ok: true; results: LookupResult[] } | { ok: false; error: { kind: string; message: string } }>;
+) => Promise<Reply<LookupResult[]>>;
 
 export interface LookupQueueOptions {
   send: LookupSender;
@@ -126,13 +127,13 @@ export class LookupQueue {
     const generation = this.generation;
     const task = this.options
       .send(ips, priority)
-      .catch((error: unknown) => ({
-        ok: false as const,
+      .catch((error: unknown): Reply<LookupResult[]> => ({
+        ok: false,
         error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) },
       }))
       .then((reply) => {
         if (this.stopped || generation !== this.generation) return;
-        const results: LookupResult[] = reply.ok ? [...reply.results] : [];
+        const results: LookupResult[] = reply.ok ? [...reply.value] : [];
         const answered = new Set(results.map((r) => r.ip));
         // No answer for an IP (failed message, or left out of the reply) is an error, not
         // "pending" for ever: the mark turns grey and the card says why.

@@ -6,9 +6,8 @@
  */
 import type { IpClass, IpMatch } from '../ip/types';
 import type { LookupResult } from '../lookup/types';
-import type { PageIp } from '../messaging';
+import type { DisplaySettings, PageIp } from '../protocol';
 import { severityOf, type Severity, type SeverityThresholds } from '../severity';
-import type { MarkStyle } from './highlight-styles';
 import { browserHighlighterEnv, Highlighter, type HighlighterEnv } from './highlighter';
 import { caretLookup, hitTest, type CaretLookup } from './hit-test';
 import { LookupQueue, type LookupSender } from './lookup-queue';
@@ -21,13 +20,6 @@ import { hasStaticMarkStyles } from './static-styles';
 import { isInsideSkipped, type SkipOptions } from './skip-rules';
 import { createTimeSlicer, type TimeSlicer } from './time-slicer';
 import { createNearTracker, type Nearness, type NearTracker } from './near-tracker';
-
-export interface DisplaySettings {
-  thresholds: SeverityThresholds;
-  markStyle: MarkStyle;
-  /** Ask for private/reserved addresses too (off by default: they are marked "skipped"). */
-  sendPrivate: boolean;
-}
 
 export interface PageLensDeps extends DisplaySettings {
   doc?: Document;

@@ -5,7 +5,7 @@
  * in several frames of a tab counts once.
  */
 import type { LookupResult } from '../lookup/types';
-import type { PageIp } from '../messaging';
+import { MAX_REPORTED_RISKY_IPS, type PageIp } from '../protocol';
 import { SEVERITY_RANK, type Severity } from '../severity';
 
 export interface IpSummarySource {
@@ -31,12 +31,6 @@ export function listPageIps(source: IpSummarySource): PageIp[] {
   rows.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.ip < b.ip ? -1 : 1));
   return rows.map(({ severity: _severity, ...row }) => row);
 }
-
-/**
- * Most risky IPs one frame reports. The badge shows "999+" beyond 999, so a frame with more
- * needs to send no more for the tab's count to read right.
- */
-export const MAX_REPORTED_RISKY_IPS = 1_000;
 
 /** The page's high and critical IPs for the badge: sorted (so equal sets compare equal), bounded. */
 export function riskyIps(source: Pick<IpSummarySource, 'ips' | 'severityOf'>): string[] {

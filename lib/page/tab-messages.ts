@@ -1,8 +1,10 @@
 /**
  * Checks the `tab:*` messages the content script answers, by hand: the same rules as their zod
  * schemas in lib/messaging.ts (a unit test compares both), without shipping zod to every page.
+ * It is the content script's parser for lib/message-router.ts.
  */
-import type { MessagePayload, MessageReplies, Reply } from '../messaging';
+import type { MessagePayload, ParsedMessage } from '../messaging';
+import { MAX_SHOW_LOOKUP_TEXT } from '../protocol';
 import { parseDisplaySettings } from './display-settings';
 
 export type TabMessage =
@@ -13,50 +15,46 @@ export type TabMessage =
 
 export type TabMessageType = TabMessage['type'];
 
-const MAX_TEXT = 100_000;
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
+function invalid(message: string): ParsedMessage {
+  return { ok: false, error: { kind: 'invalid-message', message } };
+}
+
+function valid(envelope: TabMessage): ParsedMessage {
+  return { ok: true, envelope };
+}
+
 /**
- * `{ ok: true, message }` for a valid tab message; `{ ok: false }` with the reason for one of
- * ours that is malformed; `null` for anything that is not a tab message (not ours to answer).
+ * `{ ok: true, envelope }` for a valid tab message; `{ ok: false, error }` for one of ours that
+ * is malformed; `null` for anything that is not a tab message (not ours to answer).
  */
-export function parseTabMessage(raw: unknown): { ok: true; message: TabMessage } | { ok: false; reason: string } | null {
+export function parseTabMessage(raw: unknown): ParsedMessage | null {
   if (!isPlainObject(raw) || typeof raw.type !== 'string' || !raw.type.startsWith('tab:')) return null;
   const keys = Object.keys(raw);
-  if (keys.some((k) => k !== 'type' && k !== 'payload') || !('payload' in raw)) return { ok: false, reason: 'Unknown message.' };
+  if (keys.some((k) => k !== 'type' && k !== 'payload') || !('payload' in raw)) return invalid('Unknown message.');
   const payload = raw.payload ?? {};
-  if (!isPlainObject(payload)) return { ok: false, reason: `Invalid ${raw.type} message: payload.` };
+  if (!isPlainObject(payload)) return invalid(`Invalid ${raw.type} message: payload.`);
   switch (raw.type) {
     case 'tab:get-page-ips':
     case 'tab:results-stale':
-      if (Object.keys(payload).length) return { ok: false, reason: `Invalid ${raw.type} message: unexpected field.` };
-      return { ok: true, message: { type: raw.type, payload: {} } };
+      if (Object.keys(payload).length) return invalid(`Invalid ${raw.type} message: unexpected field.`);
+      return valid({ type: raw.type, payload: {} });
     case 'tab:show-lookup': {
       const extra = Object.keys(payload).filter((k) => k !== 'text');
-      if (extra.length || typeof payload.text !== 'string' || payload.text.length > MAX_TEXT) {
-        return { ok: false, reason: 'Invalid tab:show-lookup message: text.' };
+      if (extra.length || typeof payload.text !== 'string' || payload.text.length > MAX_SHOW_LOOKUP_TEXT) {
+        return invalid('Invalid tab:show-lookup message: text.');
       }
-      return { ok: true, message: { type: 'tab:show-lookup', payload: { text: payload.text } } };
+      return valid({ type: 'tab:show-lookup', payload: { text: payload.text } });
     }
     case 'tab:display-settings': {
       const settings = parseDisplaySettings(payload);
-      if (!settings) return { ok: false, reason: 'Invalid tab:display-settings message: settings.' };
-      return { ok: true, message: { type: 'tab:display-settings', payload: settings } };
+      if (!settings) return invalid('Invalid tab:display-settings message: settings.');
+      return valid({ type: 'tab:display-settings', payload: settings });
     }
     default:
-      return { ok: false, reason: 'Unknown message.' };
+      return invalid('Unknown message.');
   }
-}
-
-export type TabReply<T extends TabMessageType> = Reply<MessageReplies[T]>;
-
-export function forbidden(type: string): Reply<never> {
-  return { ok: false, error: { kind: 'forbidden', message: `${type} is not accepted from this sender.` } };
-}
-
-export function invalid(reason: string): Reply<never> {
-  return { ok: false, error: { kind: 'invalid-message', message: reason } };
 }

@@ -6,7 +6,7 @@
  */
 import { computed, signal } from '@preact/signals';
 import type { AuthHeaderMode, AccountInfo, TestKeyResult } from '../api/types';
-import type { ReplyError } from '../messaging';
+import type { ReplyError } from '../protocol';
 import { apiBaseUrlSchema, apiKeySchema, type Settings } from '../settings';
 import type { UiServices } from './services';
 import { originPatternForUrl } from './site-pattern';

@@ -4,7 +4,7 @@
  */
 import { signal } from '@preact/signals';
 import type { LookupResult } from '../lookup/types';
-import type { ReplyError } from '../messaging';
+import type { ReplyError } from '../protocol';
 import type { UiServices } from './services';
 
 export function createDetailsStore(services: Pick<UiServices, 'send'>) {

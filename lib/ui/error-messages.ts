@@ -4,7 +4,7 @@
  * next step and the one action that helps. `Record<...>` makes a new kind a compile error here.
  */
 import type { ApiErrorKind } from '../api/errors';
-import type { ProtocolErrorKind, ReplyError } from '../messaging';
+import type { ProtocolErrorKind, ReplyError } from '../protocol';
 
 export type ErrorAction = 'open-options' | 'retry' | 'refresh-quota' | 'none';
 

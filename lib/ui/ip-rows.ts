@@ -102,11 +102,6 @@ function compareRiskKeys(a: RiskKey, b: RiskKey): number {
   return a.rank - b.rank || b.score - a.score || b.hits - a.hits || (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0);
 }
 
-/** Riskiest first: severity, then score, then hits, then the address. */
-export function compareByRisk(a: IpRow, b: IpRow, thresholds: SeverityThresholds): number {
-  return compareRiskKeys(riskKey(a, thresholds), riskKey(b, thresholds));
-}
-
 export function sortRows(rows: readonly IpRow[], sort: SortState | null, thresholds: SeverityThresholds): IpRow[] {
   // Decorate once, sort, undecorate: keys (IP parsing, severity) are not recomputed n log n times.
   const items = rows.map((row) => ({

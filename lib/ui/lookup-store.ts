@@ -6,7 +6,7 @@
 import { signal } from '@preact/signals';
 import type { IpClass } from '../ip/types';
 import type { LookupResult } from '../lookup/types';
-import type { ReplyError } from '../messaging';
+import type { ReplyError } from '../protocol';
 import type { IpRow } from './ip-rows';
 import { parseLookupInput, type FoundIp } from './parse-lookup-input';
 import type { UiServices } from './services';

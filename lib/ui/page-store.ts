@@ -4,7 +4,7 @@
  * not an error: it gets "Scan this page" and "Scan this site".
  */
 import { computed, signal } from '@preact/signals';
-import type { ReplyError } from '../messaging';
+import type { ReplyError } from '../protocol';
 import type { IpRow } from './ip-rows';
 import { markTime, PERF_MARKS } from './perf-marks';
 import type { TabInfo, UiServices } from './services';

@@ -4,7 +4,8 @@
  * pattern) and no component imports `browser` directly.
  */
 import type { Connector } from '../message-client';
-import type { MessagePayload, MessageReplies, MessageType, Reply } from '../messaging';
+import type { MessagePayload, MessageReplies, MessageType } from '../messaging';
+import type { Reply } from '../protocol';
 import type { Settings, SettingKey } from '../settings';
 
 export type TabConnector = <T extends MessageType>(

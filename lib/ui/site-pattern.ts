@@ -3,7 +3,7 @@
  * tab they are on into a pattern, and tell whether a pattern covers a URL (to offer "Stop
  * scanning this site" instead of "Scan this site").
  */
-import { SITE_PATTERN, SITE_PATTERN_HINT } from '../settings-defaults';
+import { SITE_PATTERN, SITE_PATTERN_HINT } from '../settings/site-pattern';
 
 /** `https://kibana.example.org/app/discover#/` -> `https://kibana.example.org/*`. Ports are
  * left out: a match pattern without a port covers every port of the host. */

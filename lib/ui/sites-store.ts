@@ -4,7 +4,7 @@
  * in the click handler (user gesture); the background registers the content script.
  */
 import { computed, signal } from '@preact/signals';
-import type { ReplyError } from '../messaging';
+import type { ReplyError } from '../protocol';
 import type { UiServices } from './services';
 import { toSitePattern } from './site-pattern';
 

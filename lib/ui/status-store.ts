@@ -5,7 +5,7 @@
  */
 import { signal } from '@preact/signals';
 import type { LookupStatus } from '../lookup/types';
-import type { ReplyError } from '../messaging';
+import type { ReplyError } from '../protocol';
 import type { UiServices } from './services';
 import type { StatusMemo } from './status-memo';
 

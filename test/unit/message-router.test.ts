@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { createRouter, isAllowedSender } from '@/lib/message-router';
+import { parseEnvelope } from '@/lib/messaging';
 
 const opts = { extensionId: 'ext-id', extensionOrigin: 'chrome-extension://ext-id/' };
 const popup = { id: 'ext-id', url: 'chrome-extension://ext-id/popup.html' };
@@ -28,7 +29,7 @@ describe('message router', () => {
         throw new TypeError('boom');
       },
     },
-    opts,
+    { ...opts, parse: parseEnvelope },
   );
 
   it('answers a valid message with the handler value', async () => {

@@ -32,8 +32,15 @@ beforeEach(async () => {
   await saveSettings({ apiKey: DEMO_KEY, apiBaseUrl: sim.baseUrl });
 });
 
+/** As the worker does: built, then its watchers registered. */
+function startHandlers(overrides: Parameters<typeof createLookupHandlers>[0]) {
+  const built = createLookupHandlers(overrides);
+  built.start();
+  return built;
+}
+
 function build() {
-  return createLookupHandlers({ cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) });
+  return startHandlers({ cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) });
 }
 
 describe('lookup handlers', () => {
@@ -125,12 +132,12 @@ describe('lookup handlers across settings changes and restarts', () => {
 
   it('a base URL changed while the worker was stopped drops the old answers at the next start', async () => {
     const cacheDb = `handlers-${++db}`;
-    const first = createLookupHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
+    const first = startHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
     await first.handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup);
     await first.service.whenIdle();
 
     await saveSettings({ apiBaseUrl: mirror.baseUrl });
-    const restarted = createLookupHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
+    const restarted = startHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
     await restarted.handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup);
     expect(bulkCalls(mirror)).toBe(1);
   });
@@ -180,7 +187,7 @@ describe('lookup handlers across settings changes and restarts', () => {
       const send = watchBroadcast();
       const cacheDb = `handlers-${++db}`;
       const start = async () => {
-        const worker = createLookupHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
+        const worker = startHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
         await worker.handlers['ui:get-status']({}, popup);
         await worker.service.whenIdle();
         await new Promise((r) => setTimeout(r, 0));

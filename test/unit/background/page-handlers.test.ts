@@ -4,9 +4,10 @@ import { createPageHandlers } from '@/lib/background/page-handlers';
 import { SITES_SCRIPT_ID } from '@/lib/background/site-registration';
 import type { LookupResult } from '@/lib/lookup/types';
 import { createRouter } from '@/lib/message-router';
+import { parseEnvelope } from '@/lib/messaging';
 import { fakePageApi, memorySites } from './page-api-fake';
 
-const EXT = { extensionId: 'ext', extensionOrigin: 'chrome-extension://ext/' };
+const EXT = { extensionId: 'ext', extensionOrigin: 'chrome-extension://ext/', parse: parseEnvelope };
 const fromOptions = { id: 'ext', url: 'chrome-extension://ext/options.html' };
 const fromTab = (tabId: number, frameId = 0, documentId = 'doc') => ({ id: 'ext', url: 'http://127.0.0.1/p', tab: { id: tabId }, frameId, documentId });
 const flush = () => new Promise((r) => setTimeout(r, 0));

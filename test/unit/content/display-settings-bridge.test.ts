@@ -8,7 +8,7 @@ import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { readDisplaySettings } from '@/entrypoints/content/extension-bridge';
 import { listenForTabMessages, type TabHandlers } from '@/entrypoints/content/tab-listener';
-import { DEFAULT_DISPLAY } from '@/lib/page/display-settings';
+import { DEFAULT_DISPLAY } from '@/lib/protocol';
 
 const custom = { thresholds: { critical: 90, high: 70, medium: 40, low: 5 }, markStyle: 'background' as const, sendPrivate: true };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DISPLAY, parseDisplaySettings } from '@/lib/page/display-settings';
+import { parseDisplaySettings } from '@/lib/page/display-settings';
+import { DEFAULT_DISPLAY } from '@/lib/protocol';
 import { messageSchemas } from '@/lib/messaging';
 import { DEFAULT_SETTINGS } from '@/lib/settings';
 

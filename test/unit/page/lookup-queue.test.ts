@@ -15,7 +15,7 @@ describe('LookupQueue', () => {
     const calls: [string[], string][] = [];
     const send: LookupSender = async (ips, priority) => {
       calls.push([ips, priority]);
-      return { ok: true, results: ips.map(notFound) };
+      return { ok: true, value: ips.map(notFound) };
     };
     const seen: string[] = [];
     const q = new LookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });
@@ -35,7 +35,7 @@ describe('LookupQueue', () => {
       const gate = deferred<void>();
       gates.push({ ips, priority, gate });
       await gate.promise;
-      return { ok: true, results: ips.map(notFound) };
+      return { ok: true, value: ips.map(notFound) };
     };
     const q = new LookupQueue({ send, onResults: () => {}, batchSize: 2 });
     q.request(['10.0.0.1', '10.0.0.2', '10.0.0.3'], 'background');
@@ -61,7 +61,7 @@ describe('LookupQueue', () => {
     const send: LookupSender = async (ips) =>
       fail
         ? { ok: false, error: { kind: 'unreachable', message: 'The extension background did not answer.' } }
-        : { ok: true, results: ips.slice(1).map(notFound) };
+        : { ok: true, value: ips.slice(1).map(notFound) };
     const q = new LookupQueue({ send, onResults: () => {} });
     q.request(['1.1.1.1'], 'visible');
     await q.idle();
@@ -92,7 +92,7 @@ describe('LookupQueue', () => {
       const gate = deferred<void>();
       gates.push(gate);
       await gate.promise;
-      return { ok: true, results: ips.map(notFound) };
+      return { ok: true, value: ips.map(notFound) };
     };
     const seen: string[] = [];
     const q = new LookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });

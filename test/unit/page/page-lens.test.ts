@@ -43,7 +43,7 @@ function setup(
   const lookup: LookupSender = async (ips, priority) => {
     sent.push({ ips, priority });
     const data = opts.data?.() ?? DATA;
-    return { ok: true, results: ips.map((ip) => data[ip] ?? { ip, status: 'not-found', fetchedAt: 1 }) };
+    return { ok: true, value: ips.map((ip) => data[ip] ?? { ip, status: 'not-found', fetchedAt: 1 }) };
   };
   let flushes: (() => void)[] = [];
   const summaries: string[][] = [];
@@ -241,7 +241,7 @@ describe('PageLens settings', () => {
       classifyIp,
       lookup: async (ips) => {
         sent.push(ips);
-        return { ok: true, results: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) };
+        return { ok: true, value: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) };
       },
       thresholds: DEFAULT_THRESHOLDS,
       markStyle: 'underline',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REPORTED_RISKY_IPS, riskyIps, sameList } from '@/lib/page/page-summary';
+import { riskyIps, sameList } from '@/lib/page/page-summary';
+import { MAX_REPORTED_RISKY_IPS } from '@/lib/protocol';
 import type { Severity } from '@/lib/severity';
 
 const source = (severities: Record<string, Severity>) => ({

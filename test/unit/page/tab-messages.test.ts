@@ -34,7 +34,7 @@ describe('tab message validation', () => {
       const mine = parseTabMessage(raw);
       const schema = parseEnvelope(raw);
       expect(mine?.ok, JSON.stringify(raw).slice(0, 80)).toBe(schema.ok);
-      if (mine?.ok && schema.ok) expect(mine.message).toEqual(schema.envelope);
+      if (mine?.ok && schema.ok) expect(mine.envelope).toEqual(schema.envelope);
     }
   });
 

@@ -2,7 +2,8 @@
  * UiServices for unit tests: a scripted background (handlers per message type), in-memory
  * settings with the real all-or-nothing validation, and recorded permission requests.
  */
-import type { MessagePayload, MessageReplies, MessageType, Reply } from '@/lib/messaging';
+import type { MessagePayload, MessageReplies, MessageType } from '@/lib/messaging';
+import type { Reply } from '@/lib/protocol';
 import { DEFAULT_SETTINGS, settingsSchema, type Settings, type SettingKey } from '@/lib/settings';
 import type { TabInfo, UiServices } from '@/lib/ui/services';
 

@@ -5,9 +5,9 @@ import { PauseNotice } from '@/components/pause-notice';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
 import { createDetailsStore } from '@/lib/ui/details-store';
 import { localStatusMemo } from '@/lib/ui/status-memo';
-import { button, click, mount, text } from './dom';
-import { createFakeServices } from './fake-services';
-import { found, status } from './samples';
+import { button, click, mount, text } from '../ui/dom';
+import { createFakeServices } from '../ui/fake-services';
+import { found, status } from '../ui/samples';
 
 describe('ip list', () => {
   it('draws the riskiest rows first and the rest on request; export covers every row', async () => {

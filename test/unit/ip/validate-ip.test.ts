@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ipKey, isSubnetTooLarge, isValidIp, parseCidr } from '../../../lib/api/validate-ip';
+import { ipKey, isSubnetTooLarge, isValidIp, parseCidr } from '../../../lib/ip/validate-ip';
 
 describe('isValidIp', () => {
   it.each(['1.2.3.4', '0.0.0.0', '255.255.255.255', '185.220.101.1', '2a0b:4140:ddd::1', '::1', '::', '2001:DB8::1', '::ffff:1.2.3.4', '1:2:3:4:5:6:7:8', '2A0B:4140:0DDD:0:0:0:0:1', '1::1.2.3.4'])(

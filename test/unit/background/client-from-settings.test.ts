@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { clientFromSettings } from '@/lib/background/api-from-settings';
+import { clientFromSettings } from '@/lib/background/client-from-settings';
 import { saveSettings } from '@/lib/settings';
 
 const A = 'https://a.example/api/v1';

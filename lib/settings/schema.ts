@@ -1,13 +1,9 @@
 /**
- * Every stored setting, defined once: zod schema (type + validation), default, version and
- * migrations. Everything lives in storage.local: the API key must never sync to other
- * devices, and the rest is per-browser console configuration.
+ * Every stored setting's type and validation, as zod schemas. Defaults: ./defaults.ts;
+ * storage: ./store.ts.
  */
-import { storage } from 'wxt/utils/storage';
 import { z } from 'zod';
-import { DEFAULT_SETTINGS, SITE_PATTERN, SITE_PATTERN_HINT } from './settings-defaults';
-
-export { DEFAULT_LOOKUP_POLICY, DEFAULT_SETTINGS } from './settings-defaults';
+import { SITE_PATTERN, SITE_PATTERN_HINT } from './site-pattern';
 
 export const authHeaderSchema = z.enum(['authorization', 'x-api-key']);
 
@@ -73,80 +69,7 @@ export const settingsSchema = z.object({
   markStyle: markStyleSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
-
-
-/** Bump with a migration when a stored shape changes. */
-const VERSION = 1;
-
-export const settingItems = {
-  apiBaseUrl: storage.defineItem<string>('local:apiBaseUrl', {
-    fallback: DEFAULT_SETTINGS.apiBaseUrl,
-    version: VERSION,
-  }),
-  apiKey: storage.defineItem<string>('local:apiKey', {
-    fallback: DEFAULT_SETTINGS.apiKey,
-    version: VERSION,
-  }),
-  authHeader: storage.defineItem<Settings['authHeader']>('local:authHeader', {
-    fallback: DEFAULT_SETTINGS.authHeader,
-    version: VERSION,
-  }),
-  sitesToScan: storage.defineItem<string[]>('local:sitesToScan', {
-    fallback: DEFAULT_SETTINGS.sitesToScan,
-    version: VERSION,
-  }),
-  lookupPolicy: storage.defineItem<LookupPolicy>('local:lookupPolicy', {
-    fallback: DEFAULT_SETTINGS.lookupPolicy,
-    version: VERSION,
-  }),
-  thresholds: storage.defineItem<Settings['thresholds']>('local:thresholds', {
-    fallback: DEFAULT_SETTINGS.thresholds,
-    version: VERSION,
-  }),
-  markStyle: storage.defineItem<Settings['markStyle']>('local:markStyle', {
-    fallback: DEFAULT_SETTINGS.markStyle,
-    version: VERSION,
-  }),
-} satisfies { [K in keyof Settings]: unknown };
-
 export type SettingKey = keyof Settings;
-
-/**
- * Reads one setting and validates it; a value that no longer fits its schema (hand-edited
- * storage, a bug in an older version) falls back to the default instead of breaking the UI.
- */
-export async function getSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
-  const raw: unknown = await settingItems[key].getValue();
-  const parsed = settingsSchema.shape[key].safeParse(raw);
-  return parsed.success ? (parsed.data as Settings[K]) : DEFAULT_SETTINGS[key];
-}
-
-export async function getSettings(): Promise<Settings> {
-  const keys = Object.keys(settingItems) as SettingKey[];
-  const values = await Promise.all(keys.map((k) => getSetting(k)));
-  return Object.fromEntries(keys.map((k, i) => [k, values[i]])) as Settings;
-}
-
-/**
- * Validates then writes several settings at once: either every value is valid and all are
- * written, or nothing is written and the zod error says which field is wrong.
- */
-export async function saveSettings(patch: Partial<Settings>): Promise<Settings> {
-  const current = await getSettings();
-  const next = settingsSchema.parse({ ...current, ...patch });
-  const keys = Object.keys(patch) as SettingKey[];
-  await storage.setItems(
-    keys.map((k) => ({ item: settingItems[k] as never, value: next[k] as never })),
-  );
-  return next;
-}
-
-export function watchSettings(callback: (changed: SettingKey[]) => void): () => void {
-  const unwatchers = (Object.keys(settingItems) as SettingKey[]).map((k) =>
-    settingItems[k].watch(() => callback([k])),
-  );
-  return () => unwatchers.forEach((u) => u());
-}
 
 /** Settings as exported to a file: everything except the key. */
 export const exportableSettingsSchema = settingsSchema.omit({ apiKey: true });

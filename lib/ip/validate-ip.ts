@@ -1,12 +1,12 @@
 /**
- * The client's own IP check, so a malformed value never reaches the server (a 400 still costs
- * quota). It uses lib/ip's strict parsers, the same rules as findIps: four decimal parts with no
+ * Is this exactly one address (or CIDR block)? The API client checks with it, so a malformed
+ * value never reaches the server (a 400 still costs quota). It uses lib/ip's strict parsers, the same rules as findIps: four decimal parts with no
  * leading zeros (ipaddr.js-style parsers accept `127.1`, `0x7f.1` and `3232235777`), RFC 4291
  * text forms for IPv6. Unlike normalizeIp it accepts no wrapping: callers send bare addresses.
  */
-import { formatIpv6 } from '../ip/format-ipv6';
-import { parseIpv4 } from '../ip/parse-ipv4';
-import { parseIpv6 } from '../ip/parse-ipv6';
+import { formatIpv6 } from './format-ipv6';
+import { parseIpv4 } from './parse-ipv4';
+import { parseIpv6 } from './parse-ipv6';
 
 export function isValidIpv4(value: string): boolean {
   return parseIpv4(value) >= 0;
