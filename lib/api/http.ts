@@ -78,9 +78,14 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
           signal: controller.signal,
           // Host permissions would otherwise attach the user's ipswamp.com session cookies.
           credentials: 'omit',
+          // Never follow a redirect: an X-API-Key header goes along to the new origin (only
+          // Authorization is dropped), so a 302/307 would hand the key to whoever it names.
+          redirect: 'manual',
         });
+        if (isRedirect(response)) throw redirectError(response, url);
         text = await response.text();
       } catch (cause) {
+        if (cause instanceof ApiError) throw cause;
         throw failure(cause);
       }
       return interpret(response, text, request);
@@ -126,6 +131,34 @@ function interpret(response: Response, text: string, request: HttpRequest): Http
     return { status, json };
   }
   throw errorForStatus(status, json, text, parseRetryAfter(response.headers.get('retry-after')));
+}
+
+/**
+ * `redirect: 'manual'` gives browsers an opaque answer (type `opaqueredirect`, status 0, no
+ * Location); Node and test doubles give the 3xx itself with its Location.
+ */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+function redirectError(response: Response, url: string): ApiError {
+  const location = response.headers.get('location');
+  let target: string | null = null;
+  if (location) {
+    try {
+      // Origin and path only: a Location may carry credentials or a token in its query.
+      const resolved = new URL(location, url);
+      target = `${resolved.origin}${resolved.pathname}`;
+    } catch {
+      target = null;
+    }
+  }
+  const where = target ? ` to ${target}` : ' to another address (the browser does not show where)';
+  return new ApiError({
+    kind: 'bad-response',
+    ...(response.status ? { status: response.status } : {}),
+    message: `The API server redirected the request${where}. Redirects are not followed, so the key is not sent there: set "API base URL" to the final address if you trust it.`,
+  });
 }
 
 function parseJson(text: string): unknown {
