@@ -3,6 +3,7 @@
  * the mapping of every failure to an ApiError. Retries wrap it (retry.ts).
  */
 import { ApiError } from './errors';
+import { redactSecrets } from './redact';
 import { parseRetryAfter, withRetry } from './retry';
 import { errorForStatus } from './status-errors';
 import type { ApiClientOptions, RetryPolicy } from './types';
@@ -97,21 +98,33 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
 
   return {
     send(request) {
-      if (!apiKey) {
-        return Promise.reject(new ApiError({ kind: 'missing-key', message: 'No API key is configured.' }));
-      }
-      const url = buildUrl(base, request.path, request.query);
-      if (!url) {
-        return Promise.reject(
-          new ApiError({ kind: 'network', message: `The API base URL "${options.baseUrl}" is not a valid http(s) URL.` }),
-        );
-      }
-      return withRetry(() => attempt(request, url), {
-        policy,
-        ...(request.signal ? { signal: request.signal } : {}),
+      return sendOnce(request).catch((error: unknown) => {
+        throw error instanceof ApiError ? sanitized(error) : error;
       });
     },
   };
+
+  /** Every error leaves with the key and other credentials taken out of its words. */
+  function sanitized(error: ApiError): ApiError {
+    const message = redactSecrets(error.message, [apiKey]);
+    if (message === error.message) return error;
+    return new ApiError({ ...error.toJSON(), message });
+  }
+
+  function sendOnce(request: HttpRequest): Promise<HttpAnswer> {
+    if (!apiKey) {
+      return Promise.reject(new ApiError({ kind: 'missing-key', message: 'No API key is configured.' }));
+    }
+    const url = buildUrl(base, request.path, request.query);
+    if (!url) {
+      // The URL itself is not quoted: it may hold credentials.
+      return Promise.reject(new ApiError({ kind: 'network', message: 'The API base URL is not a valid http(s) URL.' }));
+    }
+    return withRetry(() => attempt(request, url), {
+      policy,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  }
 }
 
 function interpret(response: Response, text: string, request: HttpRequest): HttpAnswer {

@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
-import { saveApiSettings } from './ui-helpers';
+import { extensionUrl, saveApiSettings } from './ui-helpers';
 
 const CANARY = 'canary-key-7d2e9a';
 
@@ -52,4 +52,29 @@ test.describe('redirects', () => {
       });
     }
   }
+});
+
+test.describe('plain http', () => {
+  test('a remote http:// base URL shows a warning badge and needs "I understand" before Save', async ({ context, extensionId }) => {
+    const page = await context.newPage();
+    await page.goto(extensionUrl(extensionId, 'options.html'));
+    const badge = page.locator('#clear-text-badge');
+    await page.getByLabel('API base URL').fill('http://127.0.0.1:9/api/v1');
+    await expect(badge).toHaveCount(0);
+
+    await page.getByLabel('API base URL').fill('http://proxy.corp.example/api/v1');
+    await expect(badge).toBeVisible();
+    await expect(badge).toHaveText(/unencrypted/i);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Nothing was saved')).toBeVisible();
+    await expect(page.getByText('Tick "I understand the key travels unencrypted"')).toBeVisible();
+
+    await page.getByLabel('I understand the key travels unencrypted').check();
+    await expect(page.getByText('Tick "I understand the key travels unencrypted"')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // Past the consent, Save goes on to ask for the remote host's permission (the browser's
+    // prompt, left unanswered here): the field check no longer stops it.
+    await expect(page.getByRole('status').filter({ hasText: 'Saving…' })).toBeVisible();
+    await expect(page.getByText('Nothing was saved: fix the fields')).toHaveCount(0);
+  });
 });
