@@ -3,7 +3,7 @@
  * with the free /account call; "Test key" calls test-key (1 request).
  */
 import { ErrorNotice } from '@/components/error-notice';
-import { TextField } from '@/components/fields';
+import { CheckboxField, TextField } from '@/components/fields';
 import type { AuthHeaderMode } from '@/lib/api/types';
 import { accountLines, testKeyLines, type InfoLine } from '@/lib/ui/account-view';
 import type { ApiForm } from '@/lib/ui/api-form';
@@ -78,6 +78,28 @@ function Outcome({ form }: { form: ApiForm }) {
   }
 }
 
+/** A remote http:// address: the key would cross the network readable by anyone on the path. */
+function ClearTextWarning({ form, error }: { form: ApiForm; error: string | undefined }) {
+  return (
+    <div class="notice notice-warn clear-text" role="group" aria-labelledby="clear-text-badge">
+      <p>
+        <span id="clear-text-badge" class="badge badge-warn">
+          Unencrypted
+        </span>{' '}
+        This address uses http:// to another computer: the API key and the IPs you look up travel unencrypted, readable
+        by anyone on the network path. Use https:// unless this is a trusted internal proxy.
+      </p>
+      <CheckboxField
+        id="clear-text-consent"
+        label="I understand the key travels unencrypted"
+        checked={form.clearTextConsent.value}
+        onChange={(agreed) => form.setClearTextConsent(agreed)}
+      />
+      {error && <p class="field-error">{error}</p>}
+    </div>
+  );
+}
+
 export function ApiSection({ form }: { form: ApiForm }) {
   const errors = form.errors.value;
   const busy = form.phase.value !== 'idle';
@@ -102,6 +124,7 @@ export function ApiSection({ form }: { form: ApiForm }) {
           help="The public service is https://ipswamp.com/api/v1. A proxy or self-hosted server that follows the same API works too."
           onInput={(v) => (form.apiBaseUrl.value = v)}
         />
+        {form.sendsInClear.value && <ClearTextWarning form={form} error={errors.clearText} />}
         <TextField
           id="api-key"
           label="API key"

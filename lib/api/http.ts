@@ -3,6 +3,7 @@
  * the mapping of every failure to an ApiError. Retries wrap it (retry.ts).
  */
 import { ApiError } from './errors';
+import { redactSecrets } from './redact';
 import { parseRetryAfter, withRetry } from './retry';
 import { errorForStatus } from './status-errors';
 import type { ApiClientOptions, RetryPolicy } from './types';
@@ -78,9 +79,14 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
           signal: controller.signal,
           // Host permissions would otherwise attach the user's ipswamp.com session cookies.
           credentials: 'omit',
+          // Never follow a redirect: an X-API-Key header goes along to the new origin (only
+          // Authorization is dropped), so a 302/307 would hand the key to whoever it names.
+          redirect: 'manual',
         });
+        if (isRedirect(response)) throw redirectError(response, url);
         text = await response.text();
       } catch (cause) {
+        if (cause instanceof ApiError) throw cause;
         throw failure(cause);
       }
       return interpret(response, text, request);
@@ -92,21 +98,33 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
 
   return {
     send(request) {
-      if (!apiKey) {
-        return Promise.reject(new ApiError({ kind: 'missing-key', message: 'No API key is configured.' }));
-      }
-      const url = buildUrl(base, request.path, request.query);
-      if (!url) {
-        return Promise.reject(
-          new ApiError({ kind: 'network', message: `The API base URL "${options.baseUrl}" is not a valid http(s) URL.` }),
-        );
-      }
-      return withRetry(() => attempt(request, url), {
-        policy,
-        ...(request.signal ? { signal: request.signal } : {}),
+      return sendOnce(request).catch((error: unknown) => {
+        throw error instanceof ApiError ? sanitized(error) : error;
       });
     },
   };
+
+  /** Every error leaves with the key and other credentials taken out of its words. */
+  function sanitized(error: ApiError): ApiError {
+    const message = redactSecrets(error.message, [apiKey]);
+    if (message === error.message) return error;
+    return new ApiError({ ...error.toJSON(), message });
+  }
+
+  function sendOnce(request: HttpRequest): Promise<HttpAnswer> {
+    if (!apiKey) {
+      return Promise.reject(new ApiError({ kind: 'missing-key', message: 'No API key is configured.' }));
+    }
+    const url = buildUrl(base, request.path, request.query);
+    if (!url) {
+      // The URL itself is not quoted: it may hold credentials.
+      return Promise.reject(new ApiError({ kind: 'network', message: 'The API base URL is not a valid http(s) URL.' }));
+    }
+    return withRetry(() => attempt(request, url), {
+      policy,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  }
 }
 
 function interpret(response: Response, text: string, request: HttpRequest): HttpAnswer {
@@ -126,6 +144,34 @@ function interpret(response: Response, text: string, request: HttpRequest): Http
     return { status, json };
   }
   throw errorForStatus(status, json, text, parseRetryAfter(response.headers.get('retry-after')));
+}
+
+/**
+ * `redirect: 'manual'` gives browsers an opaque answer (type `opaqueredirect`, status 0, no
+ * Location); Node and test doubles give the 3xx itself with its Location.
+ */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+function redirectError(response: Response, url: string): ApiError {
+  const location = response.headers.get('location');
+  let target: string | null = null;
+  if (location) {
+    try {
+      // Origin and path only: a Location may carry credentials or a token in its query.
+      const resolved = new URL(location, url);
+      target = `${resolved.origin}${resolved.pathname}`;
+    } catch {
+      target = null;
+    }
+  }
+  const where = target ? ` to ${target}` : ' to another address (the browser does not show where)';
+  return new ApiError({
+    kind: 'bad-response',
+    ...(response.status ? { status: response.status } : {}),
+    message: `The API server redirected the request${where}. Redirects are not followed, so the key is not sent there: set "API base URL" to the final address if you trust it.`,
+  });
 }
 
 function parseJson(text: string): unknown {

@@ -19,13 +19,26 @@ export const apiBaseUrlSchema = z
       return false;
     }
   }, 'Enter a full http(s) URL, such as https://ipswamp.com/api/v1.')
+  // A user:pass@ would travel to the server beside the key and be quoted by fetch errors.
+  .refine((value) => !hasUrlCredentials(value), 'Leave the user name and password out of the URL: the API key is the only credential sent.')
   .transform((value) => value.replace(/\/+$/, ''));
 
 export const apiKeySchema = z
   .string()
   .trim()
   .max(512, 'That key is too long to be an API key.')
-  .refine((v) => !/\s/.test(v), 'An API key has no spaces or line breaks.');
+  .refine((v) => !/\s/.test(v), 'An API key has no spaces or line breaks.')
+  // Printable ASCII only: a NUL or control character cannot be a real key and breaks headers.
+  .refine((v) => /^[\x21-\x7e]*$/.test(v), 'An API key uses printable ASCII characters only (no control or accented characters).');
+
+function hasUrlCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
 
 export const lookupPolicySchema = z.object({
   /** Send private/reserved addresses to the API too (off: they are marked "skipped"). */

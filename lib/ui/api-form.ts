@@ -8,6 +8,7 @@ import { computed, signal } from '@preact/signals';
 import type { AuthHeaderMode, AccountInfo, TestKeyResult } from '../api/types';
 import type { ReplyError } from '../protocol';
 import { apiBaseUrlSchema, apiKeySchema, type Settings } from '../settings';
+import { originOf, sendsKeyInClear } from './clear-text-url';
 import type { UiServices } from './services';
 import { originPatternForUrl } from './site-pattern';
 
@@ -23,13 +24,18 @@ export type ApiOutcome =
 
 export type ApiPhase = 'idle' | 'saving' | 'verifying' | 'testing';
 
-export function validateApiFields(fields: { apiBaseUrl: string; apiKey: string }): {
+export const CLEAR_TEXT_CONSENT_ERROR =
+  'Tick "I understand the key travels unencrypted", or use an https:// address.';
+
+export function validateApiFields(fields: { apiBaseUrl: string; apiKey: string; clearTextConsent?: boolean }): {
   apiBaseUrl?: string;
   apiKey?: string;
+  clearText?: string;
 } {
-  const errors: { apiBaseUrl?: string; apiKey?: string } = {};
+  const errors: { apiBaseUrl?: string; apiKey?: string; clearText?: string } = {};
   const url = apiBaseUrlSchema.safeParse(fields.apiBaseUrl);
   if (!url.success) errors.apiBaseUrl = url.error.issues[0]?.message ?? 'Invalid URL.';
+  else if (sendsKeyInClear(url.data) && !fields.clearTextConsent) errors.clearText = CLEAR_TEXT_CONSENT_ERROR;
   const key = apiKeySchema.safeParse(fields.apiKey);
   if (!key.success) errors.apiKey = key.error.issues[0]?.message ?? 'Invalid key.';
   return errors;
@@ -43,9 +49,22 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
   const stored = signal<ApiFields | null>(null);
   const phase = signal<ApiPhase>('idle');
   const outcome = signal<ApiOutcome | null>(null);
+  /**
+   * The origin the analyst agreed to send the key to over plain http (a stored one was agreed
+   * to when it was saved). Another address needs its own tick.
+   */
+  const clearTextOrigin = signal<string | null>(null);
+  const sendsInClear = computed(() => sendsKeyInClear(apiBaseUrl.value));
+  const clearTextConsent = computed(() => clearTextOrigin.value !== null && clearTextOrigin.value === originOf(apiBaseUrl.value));
 
-  const errors = computed(() => validateApiFields({ apiBaseUrl: apiBaseUrl.value, apiKey: apiKey.value }));
-  const valid = computed(() => !errors.value.apiBaseUrl && !errors.value.apiKey);
+  const errors = computed(() =>
+    validateApiFields({ apiBaseUrl: apiBaseUrl.value, apiKey: apiKey.value, clearTextConsent: clearTextConsent.value }),
+  );
+  const valid = computed(() => !errors.value.apiBaseUrl && !errors.value.apiKey && !errors.value.clearText);
+
+  function setClearTextConsent(agreed: boolean): void {
+    clearTextOrigin.value = agreed ? originOf(apiBaseUrl.value) : null;
+  }
   const dirty = computed(() => {
     const s = stored.value;
     return !!s && (s.apiBaseUrl !== apiBaseUrl.value.trim().replace(/\/+$/, '') || s.apiKey !== apiKey.value.trim() || s.authHeader !== authHeader.value);
@@ -54,6 +73,7 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
   function load(settings: ApiFields): void {
     stored.value = { apiBaseUrl: settings.apiBaseUrl, apiKey: settings.apiKey, authHeader: settings.authHeader };
     apiBaseUrl.value = settings.apiBaseUrl;
+    if (sendsKeyInClear(settings.apiBaseUrl)) clearTextOrigin.value = originOf(settings.apiBaseUrl);
     apiKey.value = settings.apiKey;
     authHeader.value = settings.authHeader;
   }
@@ -144,6 +164,23 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
     })();
   }
 
-  return { apiBaseUrl, apiKey, authHeader, showKey, stored, phase, outcome, errors, valid, dirty, load, save, test };
+  return {
+    apiBaseUrl,
+    apiKey,
+    authHeader,
+    showKey,
+    stored,
+    phase,
+    outcome,
+    errors,
+    valid,
+    dirty,
+    sendsInClear,
+    clearTextConsent,
+    setClearTextConsent,
+    load,
+    save,
+    test,
+  };
 }
 export type ApiForm = ReturnType<typeof createApiForm>;

@@ -30,6 +30,23 @@ describe('settings', () => {
     await expect(saveSettings({ apiBaseUrl: 'ftp://x' })).rejects.toThrow(/http\(s\) URL/);
   });
 
+  it('refuses a base URL with a user name or password, without quoting it', async () => {
+    for (const apiBaseUrl of ['https://bob:hunter2@proxy.example/api/v1', 'https://bob@proxy.example/api/v1']) {
+      const error = (await saveSettings({ apiBaseUrl }).then(() => null, (e: unknown) => e)) as Error | null;
+      expect(error).toBeInstanceOf(Error);
+      expect(error!.message).toMatch(/user name and password/);
+      expect(error!.message).not.toMatch(/hunter2|bob/);
+    }
+    expect((await getSettings()).apiBaseUrl).toBe(DEFAULT_SETTINGS.apiBaseUrl);
+  });
+
+  it('accepts only printable ASCII keys (no NUL, no control characters)', async () => {
+    for (const apiKey of ['abc\u0000def', 'abc\u0007', 'clé-123', 'abc\u202edef']) {
+      await expect(saveSettings({ apiKey })).rejects.toThrow(/printable ASCII/);
+    }
+    expect((await saveSettings({ apiKey: 'Ab0-_.~!' })).apiKey).toBe('Ab0-_.~!');
+  });
+
   it('writes nothing when one field of a save is invalid', async () => {
     await expect(
       saveSettings({ apiKey: 'good-key', thresholds: { critical: 10, high: 50, medium: 25, low: 0 } }),

@@ -157,3 +157,25 @@ describe('transport failures', () => {
     await expect(createApiClient(options({ fetch: html.fetch })).checkIp('4.2.2.2')).rejects.toMatchObject({ kind: 'not-found', status: 404 });
   });
 });
+
+describe('secrets in error text', () => {
+  const KEY = 'echo-canary-key-42';
+  for (const authHeader of ['authorization', 'x-api-key'] as const) {
+    it(`a server that echoes the key in its 403 does not put it in the error (${authHeader})`, async () => {
+      const { fetch } = recordingFetch(() =>
+        Response.json({ success: false, message: `Invalid API key: ${KEY} (header ${authHeader === 'x-api-key' ? 'X-API-Key' : `Bearer ${KEY}`})` }, { status: 403 }),
+      );
+      const error = await createApiClient(options({ fetch, authHeader, apiKey: KEY })).checkIp('8.8.8.8').catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'invalid-key', status: 403 });
+      expect(JSON.stringify(error)).not.toContain(KEY);
+      expect((error as Error).message).toContain('Invalid API key: [redacted]');
+    });
+  }
+
+  it('a fetch failure quoting credentials in the URL is cleaned', async () => {
+    const fetch = (() => Promise.reject(new TypeError('Request cannot be constructed from a URL that includes credentials: http://u:p4ss@x.example/api'))) as typeof globalThis.fetch;
+    const error = await createApiClient(options({ fetch })).account().catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'network' });
+    expect((error as Error).message).not.toContain('p4ss');
+  });
+});

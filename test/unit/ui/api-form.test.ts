@@ -78,4 +78,33 @@ describe('api form', () => {
     expect(form.outcome.value).toMatchObject({ kind: 'tested', result: { success: true } });
     expect(form.phase.value).toBe('idle');
   });
+
+  it('a remote http:// address needs an explicit "I understand" before it is saved', async () => {
+    const { services, form } = setup();
+    form.apiKey.value = 'k';
+    form.apiBaseUrl.value = 'http://proxy.corp.example/api/v1';
+    expect(form.sendsInClear.value).toBe(true);
+    expect(form.errors.value.clearText).toMatch(/I understand the key travels unencrypted/);
+    await form.save();
+    expect(form.outcome.value).toEqual({ kind: 'invalid' });
+    expect(services.stored.apiBaseUrl).toBe('https://ipswamp.com/api/v1');
+
+    form.setClearTextConsent(true);
+    expect(form.errors.value).toEqual({});
+    await form.save();
+    expect(services.stored.apiBaseUrl).toBe('http://proxy.corp.example/api/v1');
+
+    // Consent is per origin: another host asks again; the stored one keeps it after a reload.
+    form.apiBaseUrl.value = 'http://other.corp.example/api/v1';
+    expect(form.clearTextConsent.value).toBe(false);
+    const reloaded = createApiForm(services);
+    reloaded.load(services.stored);
+    expect(reloaded.clearTextConsent.value).toBe(true);
+  });
+
+  it('loopback http:// and https:// need no consent', () => {
+    for (const apiBaseUrl of ['http://127.0.0.1:8787/api/v1', 'http://localhost/api', 'http://[::1]:9/api', 'https://x.example/api']) {
+      expect(validateApiFields({ apiBaseUrl, apiKey: 'k' })).toEqual({});
+    }
+  });
 });
