@@ -49,6 +49,7 @@ export function QuotaMeter({ quota, now, refreshing, onRefresh, onRendered }: Qu
         </div>
       )}
       <p class="quota-meaning">{view.meaning}</p>
+      {view.scopeText && <p class="quota-small quota-scope">{view.scopeText}</p>}
       {view.reserveText && <p class="quota-small">{view.reserveText}</p>}
       {view.detail && <p class="quota-small">Server said: {view.detail}</p>}
       <p class="quota-small">{view.refreshed}</p>

@@ -2,6 +2,7 @@
  * Severity of a lookup result, as marks and cards show it. The highlight names are a public
  * contract (console admins and tests rely on them): `ip-rep-<severity>`.
  */
+import { isZeroHitClean } from './api/zero-hit';
 import type { LookupResult } from './lookup/types';
 
 export const SEVERITIES = [
@@ -44,7 +45,12 @@ export function severityFromScore(score: number, t: SeverityThresholds): Severit
   return 'clean';
 }
 
-/** `threat_level` wins when the server sent a known one; else the score and the thresholds. */
+/**
+ * One severity per IP, whichever call answered it: whitelisted first, then zero hits (Clean),
+ * then the score with the user's thresholds, and `threat_level` only when there is no score.
+ * The score comes first because only bulk rows carry a threat_level: ranking by it would give
+ * one IP two severities (bulk "HIGH" for 82, single "critical" for the same 82).
+ */
 export function severityOf(result: LookupResult | undefined, t: SeverityThresholds): Severity {
   if (!result) return 'pending';
   switch (result.status) {
@@ -56,10 +62,11 @@ export function severityOf(result: LookupResult | undefined, t: SeverityThreshol
     case 'found': {
       const d = result.data;
       if (d.whitelisted) return 'whitelisted';
+      if (isZeroHitClean(d)) return 'clean';
+      if (d.score !== null) return severityFromScore(d.score, t);
       if (d.threatLevel && d.threatLevel !== 'UNKNOWN') {
         return d.threatLevel.toLowerCase() as Severity;
       }
-      if (d.score !== null) return severityFromScore(d.score, t);
       return 'unknown';
     }
   }

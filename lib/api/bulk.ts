@@ -3,11 +3,11 @@
  * quota), send chunks of at most 100 (the documented limit), and merge the answers back into
  * one item per requested IP, in request order, whatever order or spelling the server used.
  */
-import { ApiError } from './errors';
+import { ApiError, type ApiErrorData } from './errors';
 import type { Transport } from './http';
-import { normalizeBulkResult } from './normalize';
+import { normalizeBulkRow } from './normalize';
 import { parseAnswer } from './parse';
-import { bulkLookupSchema, type WireBulkResult } from './schemas';
+import { bulkLookupSchema } from './schemas';
 import type { BulkItem, BulkLookup } from './types';
 import { ipKey, isValidIp } from '../ip/validate-ip';
 
@@ -46,28 +46,42 @@ export function planBulk(ips: readonly string[], chunkSize = BULK_CHUNK_SIZE): B
   return { entries, chunks };
 }
 
-/** First answer per canonical IP; answers for IPs we did not ask about are ignored later. */
-export function indexResults(rows: readonly WireBulkResult[], into = new Map<string, WireBulkResult>()) {
+function rowIp(row: unknown): string | null {
+  const ip = row !== null && typeof row === 'object' ? (row as { ip?: unknown }).ip : undefined;
+  return typeof ip === 'string' && isValidIp(ip.trim()) ? ipKey(ip.trim()) : null;
+}
+
+/**
+ * First row per canonical IP; rows for IPs we did not ask about are ignored later. A row whose
+ * `ip` is missing or garbled is matched by its position when the server answered exactly one
+ * row per IP sent (`sent`, the chunk in request order) and that IP has no row of its own.
+ */
+export function indexResults(rows: readonly unknown[], sent: readonly string[] = [], into = new Map<string, unknown>()) {
   for (const row of rows) {
-    const ip = row.ip.trim();
-    if (!isValidIp(ip)) continue;
-    const key = ipKey(ip);
-    if (!into.has(key)) into.set(key, row);
+    const key = rowIp(row);
+    if (key !== null && !into.has(key)) into.set(key, row);
+  }
+  if (rows.length === sent.length) {
+    const named = new Set(rows.map(rowIp));
+    rows.forEach((row, index) => {
+      if (rowIp(row) !== null) return;
+      const key = ipKey(sent[index]!);
+      if (!named.has(key) && !into.has(key)) into.set(key, row);
+    });
   }
   return into;
 }
 
 export function mergeBulk(
   entries: readonly PlannedIp[],
-  rows: ReadonlyMap<string, WireBulkResult>,
-  unanswered: { keys: ReadonlySet<string>; message: string } | null = null,
+  rows: ReadonlyMap<string, unknown>,
+  unanswered: { keys: ReadonlySet<string>; error: ApiErrorData } | null = null,
 ): BulkItem[] {
   return entries.map(({ ip, key }): BulkItem => {
-    if (key === null) return { ip, status: 'error', message: INVALID_IP_MESSAGE };
-    const row = rows.get(key);
-    if (row) return normalizeBulkResult(row, ip);
-    if (unanswered?.keys.has(key)) return { ip, status: 'error', message: unanswered.message };
-    return { ip, status: 'error', message: MISSING_RESULT_MESSAGE };
+    if (key === null) return { ip, status: 'error', kind: 'bad-request', message: INVALID_IP_MESSAGE };
+    if (rows.has(key)) return normalizeBulkRow(rows.get(key), ip);
+    if (unanswered?.keys.has(key)) return { ip, status: 'error', kind: unanswered.error.kind, message: unanswered.error.message };
+    return { ip, status: 'error', kind: 'bad-response', message: MISSING_RESULT_MESSAGE };
   });
 }
 
@@ -77,19 +91,19 @@ export async function lookupBulk(
   signal?: AbortSignal,
 ): Promise<BulkLookup> {
   const plan = planBulk(ips);
-  const rows = new Map<string, WireBulkResult>();
+  const rows = new Map<string, unknown>();
   let requests = 0;
   for (const [index, chunk] of plan.chunks.entries()) {
     requests++;
     try {
       const answer = await transport.send({ method: 'POST', path: '/checkIP/bulk', body: { ips: chunk }, ...(signal ? { signal } : {}) });
-      indexResults(parseAnswer(bulkLookupSchema, answer.json, 'bulk lookup', answer.status).results, rows);
+      indexResults(parseAnswer(bulkLookupSchema, answer.json, 'bulk lookup', answer.status).results, chunk, rows);
     } catch (error) {
       // Nothing looked up yet: the caller gets the error itself (and may pause on a 429).
       if (!(error instanceof ApiError) || index === 0) throw error;
       const keys = new Set(plan.chunks.slice(index).flat().map(ipKey));
       return {
-        items: mergeBulk(plan.entries, rows, { keys, message: error.message }),
+        items: mergeBulk(plan.entries, rows, { keys, error: error.toJSON() }),
         requests,
         failure: error.toJSON(),
       };

@@ -2,7 +2,7 @@
  * Converts parsed wire shapes into the client's types (types.ts), so nothing past lib/api deals
  * with the service's variations. Text stays text: it is rendered with textContent, never HTML.
  */
-import { WHITELISTED_MESSAGE } from './schemas';
+import { bulkResultSchema, WHITELISTED_MESSAGE } from './schemas';
 import type {
   WireAccount,
   WireApiKeyInfo,
@@ -28,8 +28,12 @@ import type {
 
 const THREAT_LEVELS: readonly ThreatLevel[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL', 'UNKNOWN'];
 
-/** Bulk per-IP error texts that mean "not in the database" rather than a failure. */
-const NOT_FOUND_TEXT = /not\s*found|not in (the )?database|no (threat )?data|unknown ip/i;
+/**
+ * Per-IP error texts are not documented, so "not found" is not inferred from one guessed
+ * phrase: a row without data is taken as "not in the database" (free, cached for the not-found
+ * TTL) unless its text says the lookup itself failed, which is worth asking again.
+ */
+const FAILED_TEXT = /internal|timed?\s*out|temporar|unavailable|rate.?limit|too many|try again|failed|invalid/i;
 
 export function normalizeThreatLevel(value: string | null | undefined): ThreatLevel | null {
   const word = value?.trim().toUpperCase();
@@ -47,8 +51,14 @@ function textOrNull(value: unknown): string | null {
   return null;
 }
 
-/** Whitelisted when `whitelist` is an object (or `true`), or the message says so. */
-function whitelistOf(details: Partial<WireDetails>, message: string | null): Pick<Reputation, 'whitelisted' | 'whitelist'> {
+/**
+ * Whitelisted when `whitelist` is an object (or `true`), a flat `whitelist_*` field has a value
+ * (they are null otherwise), `ip_rep` says so (bulk rows), or the message does.
+ */
+function whitelistOf(
+  details: Partial<WireDetails>,
+  message: string | null,
+): Pick<Reputation, 'whitelisted' | 'whitelist'> {
   const raw = details.whitelist;
   const entry =
     raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
@@ -58,9 +68,20 @@ function whitelistOf(details: Partial<WireDetails>, message: string | null): Pic
     note: textOrNull(details.whitelist_note),
     value: textOrNull(details.whitelist_value),
   };
-  const whitelisted = entry !== null || raw === true || WHITELISTED_MESSAGE.test(message ?? '');
-  const anyDetail = info.description !== null || info.note !== null || info.value !== null;
-  return { whitelisted, whitelist: whitelisted || anyDetail ? info : null };
+  const anyDetail = [info.description, info.note, info.value].some((v) => v !== null && v.trim() !== '');
+  const whitelisted =
+    entry !== null ||
+    raw === true ||
+    anyDetail ||
+    WHITELISTED_MESSAGE.test(details.ip_rep ?? '') ||
+    WHITELISTED_MESSAGE.test(message ?? '');
+  if (whitelisted && entry !== null) {
+    // The types page's nested object carries what the endpoint pages send flat.
+    info.description ??= textOrNull(entry.description);
+    info.note ??= textOrNull(entry.note);
+    info.value ??= textOrNull(entry.value);
+  }
+  return { whitelisted, whitelist: whitelisted ? info : null };
 }
 
 function ipInfoOf(raw: WireSingleLookup['ipInfo']): IpInfo | undefined {
@@ -105,9 +126,19 @@ export function normalizeBulkData(data: WireBulkData, ip: string): Reputation {
 export function normalizeBulkResult(row: WireBulkResult, ip: string): BulkItem {
   if (row.data) return { ip, status: 'found', data: normalizeBulkData(row.data, ip) };
   const text = row.error?.trim();
-  if (text && NOT_FOUND_TEXT.test(text)) return { ip, status: 'not-found' };
+  if (text && FAILED_TEXT.test(text)) return { ip, status: 'error', kind: 'server', message: text };
+  if (text) return { ip, status: 'not-found' };
   // Neither data nor error: not proof of absence, so not cached as not-found.
-  return { ip, status: 'error', message: text || 'The API sent neither data nor an error for this IP.' };
+  return { ip, status: 'error', kind: 'bad-response', message: 'The API sent neither data nor an error for this IP.' };
+}
+
+/** One raw row, validated on its own: a bad row is an error for its IP only. */
+export function normalizeBulkRow(raw: unknown, ip: string): BulkItem {
+  const parsed = bulkResultSchema.safeParse(raw);
+  if (parsed.success) return normalizeBulkResult(parsed.data, ip);
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? issue.path.join('.') : 'row';
+  return { ip, status: 'error', kind: 'bad-response', message: `Unreadable answer for this IP (${where}: ${issue?.message ?? 'invalid'}).` };
 }
 
 export function normalizeKeyInfo(info: WireApiKeyInfo | null | undefined): ApiKeyInfo {

@@ -21,6 +21,13 @@ const text = z.union([z.string(), z.number().transform(String)]);
 
 const optionalNumber = numeric.nullish();
 
+/**
+ * A score the server could not give: `"n/a"`, `"-"`, `""`, `"unknown"` read as no score (null),
+ * so the rest of the row (level, reputation, hits) is still shown. Other words fail the row.
+ */
+const NOT_AVAILABLE = /^\s*(n\/?a|-+|none|null|unknown)?\s*$/i;
+const optionalScore = z.union([numeric, z.string().regex(NOT_AVAILABLE).transform(() => null)]).nullish();
+
 /** `message: "IP is whitelisted"`; wording varies elsewhere, so this is the only test on it. */
 export const WHITELISTED_MESSAGE = /white-?list/i;
 const optionalText = text.nullish();
@@ -40,7 +47,7 @@ export const ipInfoSchema = z.object({
 /** Fields the single-lookup `details` and the bulk `data` rows share. */
 const reputationFields = {
   ip: optionalText,
-  score: optionalNumber,
+  score: optionalScore,
   // Parsed leniently in timestamps.ts: an odd timestamp must not sink a whole lookup.
   last_attack: z.unknown().optional(),
   ip_rep: optionalText,
@@ -69,18 +76,21 @@ export const singleLookupSchema = z
 
 export const bulkDataSchema = z.object({
   ...reputationFields,
-  threat_score: optionalNumber,
+  threat_score: optionalScore,
   threat_level: optionalText,
 });
 
+/** One row, validated on its own: a bad row fails only its own IP (bulk.ts). */
 export const bulkResultSchema = z.object({
-  ip: z.string(),
+  // Null or missing on a garbled row: bulk.ts then matches it by position, when it can.
+  ip: z.string().nullish(),
   data: bulkDataSchema.nullish(),
   error: optionalText,
 });
 
+/** The envelope only: each row is checked apart, so one odd row cannot sink a paid chunk. */
 export const bulkLookupSchema = z.object({
-  results: z.array(bulkResultSchema),
+  results: z.array(z.unknown()),
   total: optionalNumber,
   successful: optionalNumber,
   failed: optionalNumber,

@@ -3,7 +3,7 @@
  * schemas.ts; the client converts every answer into these so the rest of the extension never
  * deals with the service's variations (free-text ip_rep, `+0000` timestamps, `""` for never...).
  */
-import type { ApiErrorData } from './errors';
+import type { ApiErrorData, ApiErrorKind } from './errors';
 
 export type AuthHeaderMode = 'authorization' | 'x-api-key';
 
@@ -84,8 +84,11 @@ export type SingleLookup =
 export type BulkItem =
   | { ip: string; status: 'found'; data: Reputation }
   | { ip: string; status: 'not-found' }
-  /** The server reported this IP as failed inside a 200 (per-IP error text). */
-  | { ip: string; status: 'error'; message: string };
+  /**
+   * No usable answer for this IP: the server failed it inside a 200 (`server`), its row was
+   * unreadable (`bad-response`), it was missing, or the IP is malformed (`bad-request`).
+   */
+  | { ip: string; status: 'error'; message: string; kind: ApiErrorKind };
 
 export interface BulkLookup {
   /** One per requested IP (after de-duplication), in request order. */

@@ -6,11 +6,18 @@
  */
 import { ApiError } from '../api/errors';
 import type { BulkLookup, SingleLookup } from '../api/types';
+import { isZeroHitClean } from '../api/zero-hit';
 
 export type Endpoint = 'checkIP' | 'bulk' | 'account' | 'test-key';
 
+/**
+ * Bulk: 1 per IP found. A zero-hit clean row (the documentation's answer for an IP with no
+ * hits) is booked free: bulk bills "only the IPs found in the database" and such a row says the
+ * IP has no record. Whether the service bills it is not documented; the next /account refresh
+ * corrects the ledger either way.
+ */
 export function costOfBulk(result: BulkLookup): number {
-  return result.items.filter((item) => item.status === 'found').length;
+  return result.items.filter((item) => item.status === 'found' && !isZeroHitClean(item.data)).length;
 }
 
 export function costOfCheckIp(result: SingleLookup): number {

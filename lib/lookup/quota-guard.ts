@@ -81,6 +81,7 @@ export class QuotaGuard {
       serverUsed: limits.used,
       limit: limits.limit,
       unlimited: limits.unlimited,
+      scope: limits.scope,
       localCost: 0,
       refreshedAt: this.clock.now(),
     };
@@ -158,6 +159,7 @@ export class QuotaGuard {
         used: null,
         limit: null,
         unlimited: false,
+        scope: null,
         reserve: null,
         pendingLocalCost: 0,
         refreshedAt: null,
@@ -169,6 +171,7 @@ export class QuotaGuard {
       used: ledger.serverUsed === null ? (ledger.localCost || null) : ledger.serverUsed + ledger.localCost,
       limit: ledger.limit,
       unlimited: ledger.unlimited,
+      scope: ledger.scope,
       reserve: ledger.limit === null || ledger.unlimited ? null : this.reserveOf(ledger),
       pendingLocalCost: ledger.localCost,
       refreshedAt: ledger.refreshedAt,

@@ -4,7 +4,9 @@
  * what it spent, and tied to a fingerprint of the key so a new key starts a new ledger.
  */
 import { z } from 'zod';
-import type { AccountInfo } from '../api/types';
+import type { QuotaScope } from '../api/account-limits';
+
+export { limitsFromAccount, type AccountLimits } from '../api/account-limits';
 
 export const LEDGER_VERSION = 1;
 
@@ -16,6 +18,8 @@ export interface QuotaLedger {
   serverUsed: number | null;
   limit: number | null;
   unlimited: boolean;
+  /** Whose limit `limit` is: the key's own or the organisation's pool; null before a refresh. */
+  scope: QuotaScope | null;
   /** Units spent since the last refresh, by our cost model. */
   localCost: number;
   refreshedAt: number | null;
@@ -30,6 +34,8 @@ const ledgerSchema = z.object({
   serverUsed: z.number().nonnegative().nullable(),
   limit: z.number().nonnegative().nullable(),
   unlimited: z.boolean(),
+  // Absent in ledgers saved before it existed: unknown until the next refresh.
+  scope: z.enum(['key', 'organization']).nullable().default(null),
   localCost: z.number().nonnegative(),
   refreshedAt: z.number().nullable(),
   blocked: z.boolean(),
@@ -48,31 +54,12 @@ export function emptyLedger(identity: string): QuotaLedger {
     serverUsed: null,
     limit: null,
     unlimited: false,
+    scope: null,
     localCost: 0,
     refreshedAt: null,
     blocked: false,
     detail: null,
   };
-}
-
-export interface AccountLimits {
-  used: number | null;
-  limit: number | null;
-  unlimited: boolean;
-}
-
-/**
- * Which limit applies: the key's own `max_api_requests`; when the key has none (null), the
- * organisation's quota available to keys (`available_api_key_quota`), or `unlimited`.
- */
-export function limitsFromAccount(account: AccountInfo): AccountLimits {
-  const { key, organization: org } = account;
-  if (key.maxApiRequests !== null) {
-    return { used: key.currentUsage ?? 0, limit: key.maxApiRequests, unlimited: false };
-  }
-  if (org?.unlimited) return { used: key.currentUsage, limit: null, unlimited: true };
-  const limit = org?.availableApiKeyQuota ?? org?.maxApiRequests ?? org?.totalQuota ?? null;
-  return { used: key.currentUsage ?? org?.currentUsage ?? 0, limit, unlimited: false };
 }
 
 /** FNV-1a: enough to tell keys apart in a ledger without storing the key a second time. */

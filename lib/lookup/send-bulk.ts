@@ -37,8 +37,9 @@ export async function sendBulk(context: CallContext, ips: string[]): Promise<Sen
     const outcomes = new Map<string, LookupResult>();
     for (const item of bulk.items) {
       if (item.status === 'error') {
-        // The server failed this IP inside a 200: say so, cache nothing.
-        outcomes.set(item.ip, failed(item.ip, bulk.failure ?? { kind: 'server', message: item.message }));
+        // This IP alone has no usable answer (failed inside a 200, or an unreadable row): say
+        // so, cache nothing; the other rows of the chunk stand.
+        outcomes.set(item.ip, failed(item.ip, { kind: item.kind, message: item.message }));
       } else {
         const answer =
           item.status === 'found'

@@ -31,9 +31,11 @@ export interface QuotaSnapshot {
   state: QuotaState;
   /** Units used in the period (server count + local costs since the last refresh). */
   used: number | null;
-  /** The limit that applies: the key's own, else the organisation's available quota. */
+  /** The limit that applies: the key's own, else the organisation's pool (its total quota). */
   limit: number | null;
   unlimited: boolean;
+  /** Whose limit applies: the key's own or the organisation's pool; null until /account answered. */
+  scope: 'key' | 'organization' | null;
   /** Units automatic lookups keep free (reserve % of the limit). */
   reserve: number | null;
   /** Local cost added since the last /account refresh. */

@@ -40,6 +40,8 @@ export interface QuotaView {
   /** Where the reserve starts on the bar (0-100 from the left), or null. */
   reserveAt: number | null;
   reserveText: string | null;
+  /** Which limit applies: the key's own or the organisation's pool; null when not known yet. */
+  scopeText: string | null;
   /** "Updated 2 minutes ago (2025-01-01 12:00:00 UTC)" or "Never updated". */
   refreshed: string;
   detail: string | null;
@@ -64,8 +66,17 @@ export function quotaView(q: QuotaSnapshot, now: number): QuotaView {
   const reserveText =
     reserveAt !== null ? `Reserve: the last ${formatCount(q.reserve)} requests are kept for manual lookups.` : null;
 
+  const scopeText =
+    q.scope === 'key'
+      ? "Limit: this key's own."
+      : q.scope === 'organization'
+        ? q.unlimited
+          ? "Limit: none (the organisation's pool is unlimited)."
+          : "Limit: the organisation's pool, shared with its other keys (this key has no limit of its own)."
+        : null;
+
   const iso = isoOrNull(q.refreshedAt);
   const relative = formatRelative(iso, now);
   const refreshed = relative ? `Updated ${relative} (${formatAbsolute(iso)})` : 'Never updated';
-  return { state: q.state, ...text, usage, usedPercent, reserveAt, reserveText, refreshed, detail: q.detail };
+  return { state: q.state, ...text, usage, usedPercent, reserveAt, reserveText, scopeText, refreshed, detail: q.detail };
 }

@@ -7,10 +7,12 @@
  *   DELETE /__sim/faults clears every fault
  *   POST /__sim/reset    usage, log and faults back to the start
  *   POST /__sim/keys     `{ key, currentUsage?, maxApiRequests?, expired?, name?, ... }`
+ *   POST /__sim/profile  `{ "name": "docs" }`: another answer profile (profiles.ts); keys reset
  */
 import type { ServerResponse } from 'node:http';
 import type { SimFaults } from './faults';
 import type { KeyPatch, KeyStore } from './keys';
+import { isProfileName, PROFILE_NAMES } from './profiles';
 import type { Simulator } from './types';
 
 export interface AdminRequest {
@@ -47,6 +49,11 @@ export function handleAdmin(sim: Simulator, store: KeyStore, request: AdminReque
       if (typeof key !== 'string' || !key) return send(400, { error: 'key (string) is required' });
       return send(200, { key: sim.setKey(key, patch as KeyPatch) });
     }
+    case 'POST /__sim/profile': {
+      if (!isProfileName(body.name)) return send(400, { error: `name must be one of ${PROFILE_NAMES.join(', ')}` });
+      sim.setProfile(body.name);
+      return send(200, { profile: sim.profile });
+    }
     default:
       return send(404, { error: `No admin route ${route}` });
   }
@@ -63,6 +70,7 @@ function state(sim: Simulator, store: KeyStore) {
   return {
     baseUrl: sim.baseUrl,
     origin: sim.origin,
+    profile: sim.profile,
     keys: sim.keys,
     organizations: store.organizationList().map((o) => ({ ...o, usage: store.organizationUsage(o.id) })),
     faults: sim.faults(),

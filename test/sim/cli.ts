@@ -1,9 +1,10 @@
 /**
  * `npm run sim -- --port 8787 [--host 127.0.0.1] [--static DIR] [--not-found-mode clean-row]
- * [--seed S] [--prefix /api/v1]`: starts the simulator, prints its base URL and keys, and stops
+ * [--seed S] [--prefix /api/v1] [--profile spec|docs|odd|org-pool]`: starts the simulator, prints its base URL and keys, and stops
  * on Ctrl-C / SIGTERM.
  */
 import { parseArgs } from 'node:util';
+import { isProfileName, PROFILE_NAMES, PROFILES } from './profiles';
 import { startSimulator } from './server';
 
 const { values } = parseArgs({
@@ -11,15 +12,21 @@ const { values } = parseArgs({
     port: { type: 'string', default: '8787' },
     host: { type: 'string', default: '127.0.0.1' },
     static: { type: 'string' },
-    'not-found-mode': { type: 'string', default: '404' },
+    'not-found-mode': { type: 'string' },
+    profile: { type: 'string', default: 'spec' },
     seed: { type: 'string' },
     prefix: { type: 'string' },
   },
 });
 
 const notFoundMode = values['not-found-mode'];
-if (notFoundMode !== '404' && notFoundMode !== 'clean-row') {
+if (notFoundMode !== undefined && notFoundMode !== '404' && notFoundMode !== 'clean-row') {
   console.error(`--not-found-mode must be 404 or clean-row, not "${notFoundMode}"`);
+  process.exit(2);
+}
+const profile = values.profile;
+if (!isProfileName(profile)) {
+  console.error(`--profile must be one of ${PROFILE_NAMES.join(', ')}, not "${profile}"`);
   process.exit(2);
 }
 const port = Number(values.port);
@@ -31,7 +38,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 const sim = await startSimulator({
   port,
   host: values.host,
-  notFoundMode,
+  profile,
+  ...(notFoundMode ? { notFoundMode } : {}),
   ...(values.static ? { staticDir: values.static } : {}),
   ...(values.seed ? { seed: values.seed } : {}),
   ...(values.prefix ? { apiPrefix: values.prefix } : {}),
@@ -39,7 +47,8 @@ const sim = await startSimulator({
 
 console.log(`API simulator listening\n  base URL: ${sim.baseUrl}\n  admin:    ${sim.origin}/__sim/state`);
 if (values.static) console.log(`  pages:    ${sim.origin}/pages/  (from ${values.static})`);
-console.log(`  checkIP for unknown IPs: ${notFoundMode === '404' ? '404 (free)' : '200 clean row'}\n\nKeys:`);
+console.log(`  profile:  ${sim.profile}  (answers where the documentation leaves room: test/sim/profiles.ts)`);
+console.log(`  checkIP for unknown IPs: ${(notFoundMode ?? PROFILES[profile].notFoundMode) === '404' ? '404 (free)' : '200 clean row'}\n\nKeys:`);
 console.table(
   sim.keys.map((k) => ({
     key: k.key,

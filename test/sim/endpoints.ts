@@ -7,12 +7,14 @@
 import type { Dataset } from './dataset';
 import { canonicalIp, parseSubnet } from './ip';
 import type { KeyStore, SimKeyState } from './keys';
+import type { SimProfile } from './profiles';
 import {
   MESSAGES,
   accountBody,
   bulkDataBody,
   cleanRowBody,
   errorBody,
+  zeroHitDataBody,
   singleLookupBody,
   subnetRowBody,
   testKeyBody,
@@ -30,6 +32,7 @@ export interface EndpointContext {
   store: KeyStore;
   dataset: Dataset;
   notFoundMode: NotFoundMode;
+  profile: SimProfile;
   now: Date;
 }
 
@@ -60,9 +63,9 @@ function checkIp(ctx: EndpointContext): Reply {
   if (!canonicalIp(ip)) return badRequest(MESSAGES.invalidIp, 1);
   const detailed = ctx.query.get('detailed') === 'true';
   const record = ctx.dataset.lookup(ip);
-  if (record) return { status: 200, body: singleLookupBody(record, ip, detailed), cost: 1, ips: 1 };
+  if (record) return { status: 200, body: singleLookupBody(record, ip, detailed, ctx.profile), cost: 1, ips: 1 };
   if (ctx.notFoundMode === '404') return { status: 404, body: errorBody(404, MESSAGES.notFoundIp), cost: 0, ips: 1 };
-  return { status: 200, body: cleanRowBody(ip, detailed, ctx.dataset.networkFor(ip)), cost: 1, ips: 1 };
+  return { status: 200, body: cleanRowBody(ip, detailed, ctx.dataset.networkFor(ip), ctx.profile), cost: 1, ips: 1 };
 }
 
 function bulk(ctx: EndpointContext): Reply {
@@ -73,16 +76,24 @@ function bulk(ctx: EndpointContext): Reply {
   }
   if (ips.length > MAX_BULK_IPS) return badRequest(MESSAGES.tooManyIps, ips.length);
   let found = 0;
+  let failed = 0;
+  const { profile } = ctx;
   const results = (ips as string[]).map((ip) => {
-    if (!canonicalIp(ip)) return { ip, data: null, error: MESSAGES.invalidIp };
+    // The odd profile garbles some rows' ip: the client may match them only by position.
+    const echo = profile.nullIpRows.includes(canonicalIp(ip) ?? '') ? null : ip;
+    if (!canonicalIp(ip)) return failed++, { ip: echo, data: null, error: MESSAGES.invalidIp };
     const record = ctx.dataset.lookup(ip);
-    if (!record) return { ip, data: null, error: MESSAGES.notFoundIp };
+    if (!record) {
+      // Documented example: no hits is a data row, not a failure, and "only IPs found" are billed.
+      if (profile.zeroHitRows) return { ip: echo, data: zeroHitDataBody(ip), error: null };
+      return failed++, { ip: echo, data: null, error: profile.notFoundRowText };
+    }
     found++;
-    return { ip, data: bulkDataBody(record, ip), error: null };
+    return { ip: echo, data: bulkDataBody(record, ip, profile), error: null };
   });
   return {
     status: 200,
-    body: { results, total: ips.length, successful: found, failed: ips.length - found },
+    body: { results, total: ips.length, successful: ips.length - failed, failed },
     cost: found,
     ips: ips.length,
   };

@@ -20,6 +20,7 @@ import { createDataset, DEFAULT_SEED } from './dataset';
 import { ENDPOINTS, internalErrorMessage, type Reply } from './endpoints';
 import { FaultStore, type FiredFault } from './faults';
 import { DEFAULT_KEYS, DEFAULT_ORGANIZATIONS, KeyStore } from './keys';
+import { isProfileName, mergeById, PROFILES, type ProfileName, type SimProfile } from './profiles';
 import { notFound, serveStatic } from './static';
 import type { RequestLogEntry, Simulator, SimulatorOptions } from './types';
 import { errorBody, MESSAGES, testKeyMissingBody } from './wire';
@@ -39,10 +40,21 @@ const MAX_BODY_BYTES = 1_000_000;
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const prefix = (options.apiPrefix ?? '/api/v1').replace(/\/+$/, '');
   const host = options.host ?? '127.0.0.1';
-  const notFoundMode = options.notFoundMode ?? '404';
   const logLimit = options.logLimit ?? 10_000;
   const dataset = createDataset(options.seed ?? DEFAULT_SEED);
-  const store = new KeyStore(options.keys ?? DEFAULT_KEYS, options.organizations ?? DEFAULT_ORGANIZATIONS);
+  let profile: SimProfile = PROFILES.spec;
+  let notFoundMode = options.notFoundMode ?? '404';
+  let store = new KeyStore(options.keys ?? DEFAULT_KEYS, options.organizations ?? DEFAULT_ORGANIZATIONS);
+  /** A profile brings its own keys and answers; usage starts again from the initial values. */
+  const useProfile = (name: ProfileName) => {
+    profile = PROFILES[name];
+    notFoundMode = options.notFoundMode ?? profile.notFoundMode;
+    store = new KeyStore(
+      mergeById(options.keys ?? DEFAULT_KEYS, profile.keys, (k) => k.key),
+      mergeById(options.organizations ?? DEFAULT_ORGANIZATIONS, profile.organizations, (o) => o.id),
+    );
+  };
+  if (options.profile) useProfile(options.profile);
   const faults = new FaultStore();
   if (options.faults) faults.set(structuredClone(options.faults));
   const log: RequestLogEntry[] = [];
@@ -58,9 +70,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     const { key, auth } = extractKey(req);
     const entry: RequestLogEntry = { time: Date.now(), method: req.method ?? 'GET', path: endpointPath, key, auth, ips: 0, status: 0, cost: 0 };
-    const finish = (reply: Reply, fault?: FiredFault, extraHeaders: Record<string, string> = {}) => {
+    /** `chargedBefore`: units the request was billed before its answer was replaced by a fault. */
+    const finish = (reply: Reply, fault?: FiredFault, extraHeaders: Record<string, string> = {}, chargedBefore = 0) => {
       if (key && reply.cost > 0) store.charge(key, reply.cost);
-      record({ ...entry, status: reply.status, cost: reply.cost, ips: reply.ips ?? 0, ...(fault ? { fault: fault.type } : {}) });
+      record({ ...entry, status: reply.status, cost: reply.cost + chargedBefore, ips: reply.ips ?? 0, ...(fault ? { fault: fault.type } : {}) });
       if (reply.text) {
         res.writeHead(reply.status, { 'Content-Type': reply.text.contentType, ...extraHeaders });
         res.end(reply.text.content);
@@ -71,7 +84,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     };
 
     const endpoint = ENDPOINTS[endpointPath];
-    if (!endpoint) return finish({ status: 404, body: errorBody(404, MESSAGES.notFound), cost: 0 });
+    if (!endpoint) return finish(missingRoute(req.url ?? endpointPath));
 
     if (!key) {
       const body = endpointPath === '/test-key' ? testKeyMissingBody() : errorBody(401, MESSAGES.missingKey);
@@ -79,22 +92,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     const check = store.check(key);
     if (check !== 'ok' && !(check === 'quota' && endpoint.free)) {
-      const message = check === 'expired' ? MESSAGES.expiredKey : check === 'quota' ? MESSAGES.quota : MESSAGES.invalidKey;
+      const { texts } = profile;
+      const message = check === 'expired' ? texts.expiredKey : check === 'quota' ? texts.quota : texts.invalidKey;
       return finish({ status: 403, body: errorBody(403, message), cost: 0 });
     }
     if (req.method !== endpoint.method) return finish({ status: 405, body: errorBody(405, MESSAGES.methodNotAllowed), cost: 1 });
 
     const fault = faults.consume(endpointPath);
+    if (fault?.type === 'redirect') {
+      return finish({ status: fault.status, body: { moved: fault.location }, cost: 0 }, fault, { Location: fault.location });
+    }
+    // Served and billed, then the answer is lost on the way back (a gateway 502, a reset).
+    const charged = (fault?.type === 'dropConnection' || fault?.type === 'serverError') && fault.afterCharge;
+    const cost = charged ? serve().cost : 0;
+    if (charged && key && cost > 0) store.charge(key, cost);
     if (fault?.type === 'dropConnection') {
-      record({ ...entry, fault: fault.type });
+      record({ ...entry, cost, fault: fault.type });
       req.socket.destroy();
       return;
     }
     if (fault?.type === 'serverError') {
-      if (!fault.html) return finish({ status: fault.status, body: errorBody(fault.status, internalErrorMessage(endpointPath)), cost: 0 }, fault);
+      // Any charge happened above: the error itself costs nothing more.
+      if (!fault.html) return finish({ status: fault.status, body: errorBody(fault.status, internalErrorMessage(endpointPath)), cost: 0 }, fault, {}, cost);
       const title = `${fault.status} ${fault.status === 502 ? 'Bad Gateway' : fault.status === 503 ? 'Service Unavailable' : 'Internal Server Error'}`;
       const html = `<!doctype html><html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>nginx</center></body></html>`;
-      return finish({ status: fault.status, text: { contentType: 'text/html; charset=utf-8', content: html }, cost: 0 }, fault);
+      return finish({ status: fault.status, text: { contentType: 'text/html; charset=utf-8', content: html }, cost: 0 }, fault, {}, cost);
     }
     if (fault?.type === 'rateLimit') {
       const headers: Record<string, string> = {};
@@ -103,24 +125,46 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           ? new Date(Date.now() + fault.retryAfterSeconds * 1000).toUTCString()
           : String(fault.retryAfterSeconds);
       }
+      if (fault.plainText) {
+        const content = 'Too many requests: slow down and retry in a minute.';
+        return finish({ status: 429, text: { contentType: 'text/plain; charset=utf-8', content }, cost: 1 }, fault, headers);
+      }
       return finish({ status: 429, body: errorBody(429, MESSAGES.rateLimited), cost: 1 }, fault, headers);
     }
     if (fault?.type === 'invalidJson') {
       return finish({ status: 200, text: { contentType: 'application/json; charset=utf-8', content: '{"message":"IP found!","details":{"score":9' }, cost: 1 }, fault);
     }
 
-    const state = store.get(key)!;
-    const reply = endpoint.handle({
-      query: url.searchParams,
-      body: parseJson(rawBody),
-      jsonContentType: /^application\/json\b/i.test(req.headers['content-type'] ?? ''),
-      key: state,
-      store,
-      dataset,
-      notFoundMode,
-      now: new Date(),
-    });
-    finish(reply);
+    finish(serve());
+
+    function serve(): Reply {
+      return endpoint!.handle({
+        query: url.searchParams,
+        body: parseJson(rawBody),
+        jsonContentType: /^application\/json\b/i.test(req.headers['content-type'] ?? ''),
+        key: store.get(key!)!,
+        store,
+        dataset,
+        notFoundMode,
+        profile,
+        now: new Date(),
+      });
+    }
+  }
+
+  /** A route missing below the prefix, as the profile's server framework answers it (free). */
+  function missingRoute(path: string): Reply {
+    switch (profile.missingRoute) {
+      case 'framework-json': {
+        // Nuxt / h3's own 404: statusCode + statusMessage, no `error: true`.
+        const text = `Page Not Found: ${path}`;
+        return { status: 404, body: { url: path, statusCode: 404, statusMessage: text, message: text, stack: [] }, cost: 0 };
+      }
+      case 'html':
+        return { status: 404, text: { contentType: 'text/html; charset=utf-8', content: '<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>' }, cost: 0 };
+      default:
+        return { status: 404, body: errorBody(404, MESSAGES.notFound), cost: 0 };
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -178,6 +222,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     usage: (key) => store.get(key)?.currentUsage ?? 0,
     get requestLog() {
       return log;
+    },
+    get profile() {
+      return profile.name;
+    },
+    setProfile(name) {
+      if (!isProfileName(name)) throw new Error(`Unknown simulator profile "${String(name)}"`);
+      useProfile(name);
+      faults.clear();
+      log.length = 0;
     },
     setFaults: (f) => faults.set(structuredClone(f)),
     clearFaults: () => faults.clear(),

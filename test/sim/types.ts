@@ -3,6 +3,7 @@ import type { Dataset } from './dataset';
 import type { NotFoundMode } from './endpoints';
 import type { ConsumableFault, SimFaults } from './faults';
 import type { KeyPatch, SimKeyConfig, SimKeyState, SimOrganization } from './keys';
+import type { ProfileName } from './profiles';
 
 export interface SimulatorOptions {
   /** 0 (default): a free port. */
@@ -12,8 +13,10 @@ export interface SimulatorOptions {
   /** Default DEFAULT_KEYS (keys.ts). */
   keys?: SimKeyConfig[];
   organizations?: SimOrganization[];
-  /** What checkIP answers for an IP not in the database. Default '404' (free). */
+  /** What checkIP answers for an IP not in the database. Default: the profile's ('404', free). */
   notFoundMode?: NotFoundMode;
+  /** How the server answers where the documentation leaves room (profiles.ts). Default `spec`. */
+  profile?: ProfileName;
   /** Default `/api/v1`. */
   apiPrefix?: string;
   /** Seed of the generated dataset. Default DEFAULT_SEED. */
@@ -57,6 +60,10 @@ export interface Simulator {
   usage(key: string): number;
   /** Live, oldest first. */
   readonly requestLog: readonly RequestLogEntry[];
+  /** The answer profile in use (profiles.ts). */
+  readonly profile: ProfileName;
+  /** Switches profile: its keys (usage back to the start), answers and texts; faults and log cleared. */
+  setProfile(name: ProfileName): void;
   setFaults(faults: SimFaults): void;
   clearFaults(): void;
   faults(): SimFaults;

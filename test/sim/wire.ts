@@ -4,6 +4,7 @@
  */
 import type { SimIpInfo, ThreatRecord } from './dataset';
 import type { KeyStore, SimKeyState } from './keys';
+import { PROFILES, type SimProfile } from './profiles';
 
 export const MESSAGES = {
   missingKey: 'API key required. Provide it via Authorization: Bearer <key> or X-API-Key header.',
@@ -36,17 +37,47 @@ export function testKeyMissingBody() {
   return { statusCode: 401, statusMessage: MESSAGES.testKeyMissing };
 }
 
-function whitelistFields(record: ThreatRecord) {
+function flatWhitelist(record: ThreatRecord) {
   return {
-    whitelist: record.whitelist,
     whitelist_description: record.whitelistDescription,
     whitelist_note: record.whitelistNote,
     whitelist_value: record.whitelistValue,
   };
 }
 
+/** The types page's nested object (`value`, `description`, `note`, `reason`, `range`, `ip`). */
+function nestedWhitelist(record: ThreatRecord, ip: string) {
+  if (!record.whitelist) return null;
+  return {
+    value: record.whitelistValue,
+    description: record.whitelistDescription,
+    note: record.whitelistNote,
+    reason: record.whitelist.reason ?? null,
+    range: `${record.ip}/32`,
+    ip,
+  };
+}
+
+function whitelistFields(record: ThreatRecord, ip: string, profile: SimProfile) {
+  switch (profile.whitelist) {
+    case 'nested-object':
+      return { whitelist: nestedWhitelist(record, ip) };
+    case 'flat-only':
+      return { whitelist: null, ...flatWhitelist(record) };
+    default:
+      return { whitelist: record.whitelist, ...flatWhitelist(record) };
+  }
+}
+
+/** Older documentation: ipInfo always, and without `isp`. */
+function ipInfoFor(info: SimIpInfo, ip: string, profile: SimProfile) {
+  if (!profile.ipInfoAlways) return ipInfoBody(info, ip);
+  const { isp: _isp, ...rest } = info;
+  return { ip, ...rest };
+}
+
 /** GET /checkIP 200. `ip` is echoed as the caller sent it. */
-export function singleLookupBody(record: ThreatRecord, ip: string, detailed: boolean) {
+export function singleLookupBody(record: ThreatRecord, ip: string, detailed: boolean, profile: SimProfile = PROFILES.spec) {
   return {
     message: record.message,
     description: record.description,
@@ -57,14 +88,14 @@ export function singleLookupBody(record: ThreatRecord, ip: string, detailed: boo
       last_attack: record.lastAttack ?? '',
       ...(record.ipRep !== undefined ? { ip_rep: record.ipRep } : {}),
       total_hits: record.totalHits,
-      ...whitelistFields(record),
+      ...whitelistFields(record, ip, profile),
     },
-    ...(detailed ? { ipInfo: ipInfoBody(record.ipInfo, ip) } : {}),
+    ...(detailed || profile.ipInfoAlways ? { ipInfo: ipInfoFor(record.ipInfo, ip, profile) } : {}),
   };
 }
 
 /** notFoundMode 'clean-row': an unknown IP answered as a clean 200 with no hits. */
-export function cleanRowBody(ip: string, detailed: boolean, network: SimIpInfo) {
+export function cleanRowBody(ip: string, detailed: boolean, network: SimIpInfo, profile: SimProfile = PROFILES.spec) {
   return {
     message: 'IP not found in database',
     description: 'No threat data recorded for this IP',
@@ -79,8 +110,13 @@ export function cleanRowBody(ip: string, detailed: boolean, network: SimIpInfo) 
       whitelist_note: null,
       whitelist_value: null,
     },
-    ...(detailed ? { ipInfo: ipInfoBody(network, ip) } : {}),
+    ...(detailed || profile.ipInfoAlways ? { ipInfo: ipInfoFor(network, ip, profile) } : {}),
   };
+}
+
+/** The bulk documentation's own row for an IP with no hits (`failed: 0`). */
+export function zeroHitDataBody(ip: string) {
+  return { threat_score: 10, threat_level: 'LOW', last_attack: null, ip_rep: 'clean', total_hits: 0, score: 10, ip };
 }
 
 export function ipInfoBody(info: SimIpInfo, ip: string) {
@@ -88,17 +124,19 @@ export function ipInfoBody(info: SimIpInfo, ip: string) {
 }
 
 /** A bulk `data` object. Whitelisted rows also carry the whitelist fields (same shape as details). */
-export function bulkDataBody(record: ThreatRecord, ip: string) {
+export function bulkDataBody(record: ThreatRecord, ip: string, profile: SimProfile = PROFILES.spec) {
+  const rep = record.whitelist && profile.whitelistedRep ? 'whitelisted' : record.ipRep;
+  const score = profile.naScoreRows.includes(record.ip) ? 'n/a' : record.score;
   return {
-    threat_score: record.score,
+    threat_score: score,
     threat_level: record.threatLevel,
     ip,
     // Bulk rows send null, never `""`.
     last_attack: record.lastAttack || null,
-    ...(record.ipRep !== undefined ? { ip_rep: record.ipRep } : {}),
+    ...(rep !== undefined ? { ip_rep: rep } : {}),
     total_hits: record.totalHits,
-    score: record.score,
-    ...(record.whitelist ? whitelistFields(record) : {}),
+    score,
+    ...(record.whitelist ? whitelistFields(record, ip, profile) : {}),
   };
 }
 

@@ -39,9 +39,19 @@ describe('mergeBulk', () => {
       ['9.9.9.9', 'not-found'],
       ['1.2.3.4', 'found'],
     ]);
-    expect(items[0]).toEqual({ ip: '5.6.7.8', status: 'error', message: 'No result returned' });
-    expect(items[2]).toEqual({ ip: 'bad', status: 'error', message: 'Not a valid IP address' });
+    expect(items[0]).toEqual({ ip: '5.6.7.8', status: 'error', kind: 'bad-response', message: 'No result returned' });
+    expect(items[2]).toEqual({ ip: 'bad', status: 'error', kind: 'bad-request', message: 'Not a valid IP address' });
     expect(items[1]).toMatchObject({ data: { ip: '2001:db8::1', score: 50 } });
+  });
+
+  it('matches a row whose ip is null by its position, when there is one row per IP sent', () => {
+    const plan = planBulk(['1.2.3.4', '4.2.2.2', '5.6.7.8']);
+    const sent = plan.chunks[0]!;
+    const rows = indexResults([found('1.2.3.4'), { ip: null, data: null, error: 'IP not found in database' }, found('5.6.7.8')], sent);
+    expect(mergeBulk(plan.entries, rows).map((i) => i.status)).toEqual(['found', 'not-found', 'found']);
+    // Without a one-to-one answer the position proves nothing.
+    const short = indexResults([{ ip: null, data: null, error: 'IP not found in database' }, found('5.6.7.8')], sent);
+    expect(mergeBulk(plan.entries, short).map((i) => i.status)).toEqual(['error', 'error', 'found']);
   });
 
   it('keeps the first answer when the server repeats an IP', () => {

@@ -92,8 +92,8 @@ describe('failures before any request', () => {
     const result = await createApiClient(options({ fetch })).checkIpBulk(['0x7f.1', 'abc', 'abc']);
     expect(result).toEqual({
       items: [
-        { ip: '0x7f.1', status: 'error', message: 'Not a valid IP address' },
-        { ip: 'abc', status: 'error', message: 'Not a valid IP address' },
+        { ip: '0x7f.1', status: 'error', kind: 'bad-request', message: 'Not a valid IP address' },
+        { ip: 'abc', status: 'error', kind: 'bad-request', message: 'Not a valid IP address' },
       ],
       requests: 0,
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   normalizeAccount,
-  normalizeBulkResult,
+  normalizeBulkRow,
   normalizeSingle,
   normalizeSubnet,
   normalizeTestKey,
@@ -84,7 +84,7 @@ describe('bulk lookup', () => {
   const parsed = parseAnswer(bulkLookupSchema, DOC_BULK, 'bulk');
 
   it('normalises the documentation example, score from score ?? threat_score', () => {
-    expect(normalizeBulkResult(parsed.results[0]!, '1.2.3.4')).toEqual({
+    expect(normalizeBulkRow(parsed.results[0], '1.2.3.4')).toEqual({
       ip: '1.2.3.4',
       status: 'found',
       data: {
@@ -100,32 +100,54 @@ describe('bulk lookup', () => {
       },
     });
     const onlyThreatScore = parseAnswer(bulkLookupSchema, { results: [{ ip: '1.2.3.4', data: { threat_score: 33 }, error: null }] }, 'bulk');
-    expect(normalizeBulkResult(onlyThreatScore.results[0]!, '1.2.3.4')).toMatchObject({ data: { score: 33, lastAttack: null } });
+    expect(normalizeBulkRow(onlyThreatScore.results[0], '1.2.3.4')).toMatchObject({ data: { score: 33, lastAttack: null } });
   });
 
-  it('maps per-IP error texts: "not found" texts to not-found, others to error', () => {
-    const rows = parseAnswer(
-      bulkLookupSchema,
-      {
-        results: [
-          { ip: '4.2.2.2', data: null, error: 'IP not found in database' },
-          { ip: '4.2.2.3', data: null, error: 'Not Found' },
-          { ip: '4.2.2.4', data: null, error: 'Lookup backend timeout' },
-          { ip: '4.2.2.5', data: null, error: null },
-        ],
-      },
-      'bulk',
-    ).results;
-    expect(rows.map((row) => normalizeBulkResult(row, row.ip).status)).toEqual(['not-found', 'not-found', 'error', 'error']);
-    expect(normalizeBulkResult(rows[2]!, '4.2.2.4')).toEqual({ ip: '4.2.2.4', status: 'error', message: 'Lookup backend timeout' });
+  it('reads a row without data as not-found unless its text says the lookup failed (texts are not documented)', () => {
+    const rows = [
+      { ip: '4.2.2.2', data: null, error: 'IP not found in database' },
+      { ip: '4.2.2.3', data: null, error: 'No threat intelligence for this address' },
+      { ip: '4.2.2.4', data: null, error: 'Lookup backend timeout' },
+      { ip: '4.2.2.5', data: null, error: null },
+      { ip: '4.2.2.6', data: null, error: 'Invalid IP address' },
+    ];
+    expect(rows.map((row) => normalizeBulkRow(row, row.ip).status)).toEqual(['not-found', 'not-found', 'error', 'error', 'error']);
+    expect(normalizeBulkRow(rows[2], '4.2.2.4')).toEqual({ ip: '4.2.2.4', status: 'error', kind: 'server', message: 'Lookup backend timeout' });
+  });
+
+  it('validates each row on its own: a bad row is an error for its IP only', () => {
+    expect(normalizeBulkRow({ ip: '1.2.3.4', data: { score: 'abc' }, error: null }, '1.2.3.4')).toEqual({
+      ip: '1.2.3.4',
+      status: 'error',
+      kind: 'bad-response',
+      message: expect.stringContaining('data.score'),
+    });
+    expect(normalizeBulkRow('garbage', '1.2.3.4')).toMatchObject({ status: 'error', kind: 'bad-response' });
+    // "n/a": no score, the rest of the row still read.
+    expect(normalizeBulkRow({ ip: '1.2.3.4', data: { score: 'n/a', threat_score: 'n/a', threat_level: 'LOW', total_hits: 4 } }, '1.2.3.4')).toMatchObject({
+      status: 'found',
+      data: { score: null, threatLevel: 'LOW', totalHits: 4 },
+    });
+  });
+
+  it.each([
+    [{ whitelist: { value: '1.1.1.1', description: 'Cloudflare DNS', note: 'n', reason: 'r', range: '1.1.1.1/32', ip: '1.1.1.1' } }, 'nested object'],
+    [{ whitelist: null, whitelist_value: '1.1.1.1', whitelist_description: 'Cloudflare DNS' }, 'flat fields'],
+    [{ ip_rep: 'whitelisted' }, 'ip_rep'],
+  ])('a whitelisted bulk row by %j (%s)', (fields: Record<string, unknown>, _how: string) => {
+    const item = normalizeBulkRow({ ip: '1.1.1.1', data: { threat_score: 0, threat_level: 'LOW', total_hits: 0, ...fields } }, '1.1.1.1');
+    expect(item).toMatchObject({ status: 'found', data: { whitelisted: true } });
+  });
+
+  it('the nested whitelist object fills description, note and value', () => {
+    const item = normalizeBulkRow({ ip: '1.1.1.1', data: { whitelist: { value: '1.1.1.1', description: 'Cloudflare DNS', note: 'never block' } } }, '1.1.1.1');
+    expect(item).toMatchObject({ data: { whitelist: { description: 'Cloudflare DNS', note: 'never block', value: '1.1.1.1' } } });
   });
 
   it.each([
     [{ total: 1 }, 'results'],
     [{ results: 'none' }, 'results'],
-    [{ results: [{ data: null, error: 'x' }] }, 'results.0.ip'],
-    [{ results: [{ ip: '1.2.3.4', data: { score: 'abc' }, error: null }] }, 'results.0.data.score'],
-  ])('rejects a broken bulk answer (%j)', (json, field) => {
+  ])('rejects a broken bulk envelope (%j)', (json, field) => {
     expect(() => parseAnswer(bulkLookupSchema, json, 'bulk')).toThrow(expect.objectContaining({ kind: 'bad-response', message: expect.stringContaining(field) }));
   });
 });

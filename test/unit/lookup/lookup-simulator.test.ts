@@ -6,7 +6,10 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLedgerStore, type LedgerStore } from '../../../lib/lookup/quota-ledger';
 import type { LookupResult } from '../../../lib/lookup/types';
+import { DEFAULT_THRESHOLDS, severityOf } from '../../../lib/severity';
+import { FIXTURES, NOT_FOUND_IPS } from '../../sim/dataset';
 import { DEMO_KEY } from '../../sim/keys';
+import { PROFILE_NAMES } from '../../sim/profiles';
 import { startSimulator, type Simulator } from '../../sim/server';
 import { publicIps } from './helpers/ips';
 import { createManualClock, type ManualClock } from './helpers/manual-clock';
@@ -142,5 +145,37 @@ describe('lookup engine against the simulator', () => {
     const unique = new Set(CALLERS.slice(0, 3).flat());
     expect(served.length).toBe(unique.size); // nothing answered twice
     expect(new Set(served)).toEqual(unique);
+  });
+});
+
+describe.each(PROFILE_NAMES)('every row stands on its own (profile %s)', (profile) => {
+  beforeEach(() => sim.setProfile(profile));
+  afterAll(() => sim.setProfile('spec'));
+
+  /** Every fixture (odd rows included), the never-found IPs, and generated addresses. */
+  const MIXED = [...Object.values(FIXTURES).map((r) => r.ip), ...NOT_FOUND_IPS, ...publicIps(60, 7_000)];
+
+  it('one odd row never sinks its chunk: every IP answered, cached, never asked again', async () => {
+    const service = newService();
+    const first = await drive(clock, service.lookup(MIXED, { priority: 'manual' }));
+    expect(first.filter((r) => !answered(r)).map((r) => r.ip)).toEqual([]);
+    const whitelisted = first.find((r) => r.ip === FIXTURES.whitelisted.ip);
+    expect(severityOf(whitelisted, DEFAULT_THRESHOLDS)).toBe('whitelisted');
+    for (const ip of [FIXTURES.clean.ip, ...NOT_FOUND_IPS]) {
+      expect(['clean', 'unknown'], ip).toContain(severityOf(first.find((r) => r.ip === ip), DEFAULT_THRESHOLDS));
+    }
+    const calls = bulkRequests();
+    expect(calls).toBe(1);
+    const again = await drive(clock, service.lookup(MIXED, { priority: 'manual' }));
+    expect(bulkRequests()).toBe(calls);
+    expect(again.map((r) => r.status)).toEqual(first.map((r) => r.status));
+  });
+
+  it('zero-hit rows are booked free: the ledger equals the server after the call', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    await drive(clock, service.lookup([...NOT_FOUND_IPS, FIXTURES.critical.ip], { priority: 'manual' }));
+    await service.whenIdle();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
   });
 });

@@ -32,9 +32,17 @@ async function guardWith(used: number, limit: number, reservePercent = 10) {
 
 describe('limitsFromAccount', () => {
   it("uses the key's own limit, else the organisation's available quota, else unlimited", () => {
-    expect(limitsFromAccount(account(5, 100))).toEqual({ used: 5, limit: 100, unlimited: false });
-    expect(limitsFromAccount(account(5, null, { availableApiKeyQuota: 20, maxApiRequests: 50 }))).toEqual({ used: 5, limit: 20, unlimited: false });
-    expect(limitsFromAccount(account(5, null, { unlimited: true })).unlimited).toBe(true);
+    expect(limitsFromAccount(account(5, 100))).toEqual({ used: 5, limit: 100, unlimited: false, scope: 'key' });
+    // No own limit: the organisation's pool, its usage (all keys) against its quota. The
+    // documented example: 5,000,000 quota, nothing allocated, 5,000,000 "available", 1 used.
+    expect(
+      limitsFromAccount(account(1, null, { totalUsage: 1, totalQuota: 5_000_000, allocatedApiKeyQuota: 0, availableApiKeyQuota: 5_000_000 })),
+    ).toEqual({ used: 1, limit: 5_000_000, unlimited: false, scope: 'organization' });
+    // "available" is what is not allocated to keys with their own limit, not what remains.
+    expect(
+      limitsFromAccount(account(850, null, { totalUsage: 950, totalQuota: 1000, allocatedApiKeyQuota: 300, availableApiKeyQuota: 700 })),
+    ).toEqual({ used: 950, limit: 1000, unlimited: false, scope: 'organization' });
+    expect(limitsFromAccount(account(5, null, { unlimited: true }))).toMatchObject({ unlimited: true, scope: 'organization' });
   });
 });
 

@@ -25,7 +25,8 @@ describe('sim CLI', () => {
       check();
     });
     expect(output).toContain('demo-key-0001');
-    expect(output).toContain('200 clean row');
+    expect(output).toContain('profile:  docs');
+    expect(output).toContain('200 clean row'); // the docs profile's checkIP for unknown IPs
 
     const response = await fetch(`${baseUrl}/checkIP?ip=4.2.2.2`, { headers: { 'X-API-Key': 'demo-key-0001' } });
     expect(response.status).toBe(200);

@@ -142,7 +142,7 @@ describe('popup', () => {
 
   it('never shows undefined, NaN or Invalid Date', async () => {
     const s = services();
-    s.handlers['ui:get-status'] = () => ok(status({ quota: { state: 'unknown', used: null, limit: null, unlimited: false, reserve: null, pendingLocalCost: 0, refreshedAt: null, detail: null } }));
+    s.handlers['ui:get-status'] = () => ok(status({ quota: { state: 'unknown', used: null, limit: null, unlimited: false, scope: null, reserve: null, pendingLocalCost: 0, refreshedAt: null, detail: null } }));
     s.handlers['ui:lookup'] = ({ ips }) => ok(ips.map((ip) => found(ip, { score: null, totalHits: null, lastAttack: null, reputation: null })));
     s.tab = { id: 9, url: PAGE.url };
     s.tabHandlers['tab:get-page-ips'] = () => ok(PAGE);

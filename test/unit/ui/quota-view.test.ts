@@ -34,4 +34,11 @@ describe('quotaView', () => {
     expect(quotaView(quota({ unlimited: true, limit: null }), NOW).usage).toBe('120 used (no limit)');
     expect(quotaView(quota({ used: 1500 }), NOW).usedPercent).toBe(100);
   });
+
+  it('says which limit applies: the key\'s own or the organisation\'s pool', () => {
+    expect(quotaView(quota({ scope: 'key' }), NOW).scopeText).toBe("Limit: this key's own.");
+    expect(quotaView(quota({ scope: 'organization' }), NOW).scopeText).toMatch(/organisation's pool, shared with its other keys/);
+    expect(quotaView(quota({ scope: 'organization', unlimited: true, limit: null }), NOW).scopeText).toMatch(/unlimited/);
+    expect(quotaView(quota({ scope: null }), NOW).scopeText).toBeNull();
+  });
 });

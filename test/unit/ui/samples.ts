@@ -41,6 +41,7 @@ export function quota(overrides: Partial<QuotaSnapshot> = {}): QuotaSnapshot {
     used: 120,
     limit: 1000,
     unlimited: false,
+    scope: 'key',
     reserve: 100,
     pendingLocalCost: 0,
     refreshedAt: Date.UTC(2025, 0, 15, 11, 58, 0),

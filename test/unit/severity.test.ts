@@ -1,0 +1,92 @@
+/**
+ * One severity per IP: the same IP gets the same severity whichever call answered it (bulk for
+ * page marks and lists, single for the popup's and the card's details), under every simulator
+ * profile, over the simulator's fixtures, its never-found IPs and a sample of generated ones.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BulkItem, Reputation, SingleLookup } from '../../lib/api/types';
+import type { LookupResult } from '../../lib/lookup/types';
+import { DEFAULT_THRESHOLDS, severityOf } from '../../lib/severity';
+import { FIXTURES, NOT_FOUND_IPS } from '../sim/dataset';
+import { UNLIMITED_KEY } from '../sim/keys';
+import { PROFILE_NAMES } from '../sim/profiles';
+import { startSimulator, type Simulator } from '../sim/server';
+import { clientFor } from './api/sim-client';
+
+const found = (data: Partial<Reputation>): LookupResult => ({
+  ip: '1.2.3.4',
+  status: 'found',
+  fetchedAt: 0,
+  data: {
+    ip: '1.2.3.4',
+    score: null,
+    threatLevel: null,
+    reputation: null,
+    totalHits: null,
+    lastAttack: null,
+    whitelisted: false,
+    whitelist: null,
+    description: null,
+    ...data,
+  },
+});
+
+describe('severityOf', () => {
+  it('a zero-hit clean row is Clean, whatever its threat_level and score say', () => {
+    expect(severityOf(found({ score: 10, threatLevel: 'LOW', reputation: 'clean', totalHits: 0 }), DEFAULT_THRESHOLDS)).toBe('clean');
+    expect(severityOf(found({ score: 10, threatLevel: 'LOW', reputation: null, totalHits: 0 }), DEFAULT_THRESHOLDS)).toBe('clean');
+    // Hits, or a reputation other than clean: the score decides.
+    expect(severityOf(found({ score: 10, threatLevel: 'LOW', reputation: 'scanner', totalHits: 0 }), DEFAULT_THRESHOLDS)).toBe('low');
+  });
+
+  it('whitelisted wins', () => {
+    expect(severityOf(found({ score: 90, whitelisted: true }), DEFAULT_THRESHOLDS)).toBe('whitelisted');
+  });
+
+  it('the score and the thresholds come before threat_level, which only bulk rows carry', () => {
+    expect(severityOf(found({ score: 82, threatLevel: 'HIGH', totalHits: 5 }), DEFAULT_THRESHOLDS)).toBe('critical');
+    expect(severityOf(found({ score: null, threatLevel: 'HIGH', totalHits: 5 }), DEFAULT_THRESHOLDS)).toBe('high');
+    expect(severityOf(found({ score: null, threatLevel: 'UNKNOWN', totalHits: 5 }), DEFAULT_THRESHOLDS)).toBe('unknown');
+  });
+});
+
+function fromSingle(answer: SingleLookup): LookupResult {
+  return answer.status === 'found'
+    ? { ip: answer.data.ip, status: 'found', data: answer.data, fetchedAt: 0 }
+    : { ip: answer.ip, status: 'not-found', fetchedAt: 0 };
+}
+
+function fromBulk(item: BulkItem): LookupResult {
+  if (item.status === 'found') return { ip: item.ip, status: 'found', data: item.data, fetchedAt: 0 };
+  if (item.status === 'not-found') return { ip: item.ip, status: 'not-found', fetchedAt: 0 };
+  return { ip: item.ip, status: 'error', error: { kind: item.kind, message: item.message } };
+}
+
+/** Fixtures, the never-found IPs, and generated addresses (about 40% found). */
+const IPS = [
+  ...Object.values(FIXTURES).map((r) => r.ip),
+  ...NOT_FOUND_IPS,
+  ...Array.from({ length: 150 }, (_, i) => `91.${(i * 37) % 256}.${(i * 11) % 256}.${(i % 250) + 1}`),
+];
+
+describe.each(PROFILE_NAMES)('bulk severity = single severity for every IP (profile %s)', (profile) => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ profile });
+  });
+  afterAll(() => sim.close());
+
+  it('agrees for every IP, and every answer is usable', async () => {
+    const client = clientFor(sim, { apiKey: UNLIMITED_KEY });
+    const bulk = await client.checkIpBulk(IPS);
+    const disagreements: string[] = [];
+    for (const [index, ip] of IPS.entries()) {
+      const item = bulk.items[index]!;
+      expect(item.status, `${ip} in bulk`).not.toBe('error');
+      const viaBulk = severityOf(fromBulk(item), DEFAULT_THRESHOLDS);
+      const viaSingle = severityOf(fromSingle(await client.checkIp(ip)), DEFAULT_THRESHOLDS);
+      if (viaBulk !== viaSingle) disagreements.push(`${ip}: bulk ${viaBulk}, single ${viaSingle}`);
+    }
+    expect(disagreements).toEqual([]);
+  });
+});
