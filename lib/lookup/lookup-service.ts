@@ -21,6 +21,7 @@ import { classifyIp, toLookupForm } from '../ip';
 import type { LookupPolicy } from '../settings';
 import { Batcher, type QueuedIp } from './batcher';
 import type { CallContext } from './call-context';
+import { CallJournal, type CallJournalStore } from './call-journal';
 import { LookupCache } from './cache';
 import { isInfoFresh, resultFromRecord, type CacheTtls } from './cache-record';
 import type { CacheStore } from './cache-store';
@@ -66,6 +67,8 @@ export interface LookupServiceOptions {
   ledgerStore: LedgerStore;
   /** Where the per-page counts outlive the worker; memory only without one. */
   pageCapStore?: PageCapStore;
+  /** Where the bulk calls in flight outlive the worker (see call-journal.ts); memory only without one. */
+  journalStore?: CallJournalStore;
   clock?: Clock;
   ipTools?: IpTools;
   batch?: {
@@ -115,6 +118,7 @@ export class LookupService {
   private readonly batcher: Batcher<LookupResult>;
   private readonly calls: CallContext;
   private readonly detailed: DetailedLookups;
+  private readonly journal: CallJournal;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
   /** The API base URL of the current settings; null until they are first read. */
@@ -125,6 +129,7 @@ export class LookupService {
   private policyLoad: Promise<void> | null = null;
   private clientLoad: Promise<void> | null = null;
   private pageCapLoad: Promise<void> | null = null;
+  private journalLoad: Promise<void> | null = null;
   private forceRefreshOnLoad = false;
   /** Lookups between their start and the moment their IPs are queued (tests wait on it). */
   private preparing = 0;
@@ -171,11 +176,12 @@ export class LookupService {
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
       ...options.batch,
-      send: (ips) => sendBulk(this.calls, ips),
+      send: (ips) => this.sendJournaled(ips),
       fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),
       budget: (priority) => this.guard.budget(priority),
       onStarved: (items) => this.onStarved(items),
     });
+    this.journal = new CallJournal(options.journalStore);
     this.detailed = new DetailedLookups({
       context: this.calls,
       whenResumed: () => this.batcher.whenResumed(),
@@ -206,8 +212,10 @@ export class LookupService {
       const misses: string[] = [];
       for (const ip of wanted.keys()) {
         const record = records.get(ip);
-        if (record && this.cache.satisfies(record, detailed)) answer(ip, resultFromRecord(record));
-        else misses.push(ip);
+        if (record && this.cache.satisfies(record, detailed)) {
+          answer(ip, resultFromRecord(record));
+          this.journal.answered(ip);
+        } else misses.push(ip);
       }
 
       const toSend = this.applyRules(misses, options, answer);
@@ -313,6 +321,7 @@ export class LookupService {
     await this.cache.flush();
     await this.guard.flush();
     await this.pageCap.flush();
+    await this.journal.flush();
   }
 
   /** Synchronous counters for tests and benchmarks. */
@@ -339,7 +348,9 @@ export class LookupService {
     });
     // Never rejects: unreadable counts start from zero.
     this.pageCapLoad ??= this.pageCap.restore();
-    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad]);
+    // Never rejects either: calls a stopped worker left open become interrupted IPs.
+    this.journalLoad ??= this.journal.restore();
+    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad]);
   }
 
   private async loadPolicy(): Promise<void> {
@@ -418,9 +429,38 @@ export class LookupService {
       return all((ip) => skipped(ip, 'quota-exhausted'));
     }
     if (!automatic) return misses;
-    const { admitted, capped } = this.pageCap.admit(options.source ?? 'unknown-page', misses);
+    // Asked by a worker that was stopped before the answer was kept: it may be paid for already.
+    const identity = this.guard.identity;
+    const unsure = misses.filter((ip) => this.journal.isInterrupted(ip, identity));
+    for (const ip of unsure) answer(ip, skipped(ip, 'interrupted'));
+    const sendable = unsure.length ? misses.filter((ip) => !this.journal.isInterrupted(ip, identity)) : misses;
+    const { admitted, capped } = this.pageCap.admit(options.source ?? 'unknown-page', sendable);
     for (const ip of capped) answer(ip, skipped(ip, 'page-cap'));
     return admitted;
+  }
+
+  // ----- calls -----
+
+  /**
+   * A bulk call, written down in the journal before it leaves and crossed out once its answers
+   * are in the persistent cache: callers hear the answers only after that, so a stopped worker
+   * loses no answer that came back, and its successor knows which calls got none.
+   */
+  private async sendJournaled(ips: string[]) {
+    const entry = this.journal.begin(this.guard.identity, ips);
+    let answered: string[] = [];
+    try {
+      const result = await sendBulk(this.calls, ips, entry.written);
+      if (result.kind === 'done') {
+        await this.cache.persisted();
+        answered = [...result.outcomes.values()]
+          .filter((r) => r.status === 'found' || r.status === 'not-found')
+          .map((r) => r.ip);
+      }
+      return result;
+    } finally {
+      void entry.end(answered);
+    }
   }
 
   // ----- quota and failures -----

@@ -2,6 +2,7 @@
 import type { Dataset } from './dataset';
 import type { NotFoundMode } from './endpoints';
 import type { ConsumableFault, SimFaults } from './faults';
+import type { IpLog } from './ip-log';
 import type { KeyPatch, SimKeyConfig, SimKeyState, SimOrganization } from './keys';
 
 export interface SimulatorOptions {
@@ -57,6 +58,8 @@ export interface Simulator {
   usage(key: string): number;
   /** Live, oldest first. */
   readonly requestLog: readonly RequestLogEntry[];
+  /** Which IPs each lookup request asked about and when 2xx answers went out (see ip-log.ts). */
+  readonly ipLog: IpLog;
   setFaults(faults: SimFaults): void;
   clearFaults(): void;
   faults(): SimFaults;
