@@ -99,6 +99,8 @@ const SKIP_TEXT: Record<SkipReason, string> = {
   'quota-reserve': 'Automatic lookups stopped at your quota reserve. Look it up manually to use the reserve.',
   'quota-exhausted': 'The API usage limit is reached: no lookups until the quota resets.',
   'page-cap': 'This page reached its cap of automatic lookups (set it in Options).',
+  interrupted:
+    'The extension restarted while this address was being looked up; the API may have charged for it already, so it is not asked again automatically. Look it up by hand to ask again.',
   'automatic-off': 'Automatic lookups are off (Options › Lookup policy).',
   'no-key': 'No API key is set: add one in Options.',
 };

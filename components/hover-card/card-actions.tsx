@@ -10,7 +10,7 @@ export type DetailsState = { state: 'idle' } | { state: 'loading' } | { state: '
 export function canAskDetails(result: LookupResult | undefined): boolean {
   if (!result) return true;
   if (result.status === 'found') return !result.data.ipInfo;
-  if (result.status === 'skipped') return ['quota-reserve', 'page-cap', 'automatic-off'].includes(result.reason);
+  if (result.status === 'skipped') return ['quota-reserve', 'page-cap', 'automatic-off', 'interrupted'].includes(result.reason);
   return true;
 }
 

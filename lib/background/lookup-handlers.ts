@@ -46,6 +46,7 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     cacheStore: createIdbCacheStore(),
     ledgerStore: storageLedgerStore,
     pageCapStore: sessionValue(browser.storage.session, 'pageCap'),
+    journalStore: sessionValue(browser.storage.session, 'callJournal'),
     // Open pages show the old server's answers: they forget them and ask again.
     onServerChanged: () => void sendToEveryTab('tab:results-stale', {}),
     ...overrides,

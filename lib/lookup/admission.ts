@@ -9,6 +9,8 @@
  *   no API key                     ─► skipped 'no-key'
  *   the server rejected the key    ─► that error, until the key changes or verifies
  *   quota exhausted                ─► skipped 'quota-exhausted'
+ *   asked by a worker that stopped ─► skipped 'interrupted' (automatic lookups only; the
+ *   before its answer was kept        lost call may be paid already, see call-journal.ts)
  *   more than the per-page cap     ─► skipped 'page-cap' (automatic lookups only)
  */
 import type { CallContext } from './call-context';
@@ -35,6 +37,8 @@ export interface AdmissionRules {
   pageCap: Pick<PageCap, 'admit'>;
   /** The quota refused the lookup: a chance to learn whether a new period began. */
   onQuotaBlocked(): void;
+  /** Asked in a call whose worker stopped before its answer was kept (it may be paid already). */
+  interrupted(ip: string): boolean;
 }
 
 /** Answers the IPs that must not be sent (through `answer`), returns the ones that may. */
@@ -58,7 +62,12 @@ export function admit(
     return all(refused);
   }
   if (!automatic) return ips;
-  const { admitted, capped } = rules.pageCap.admit(request.source ?? 'unknown-page', ips);
+  const sendable: string[] = [];
+  for (const ip of ips) {
+    if (rules.interrupted(ip)) answer(ip, skipped(ip, 'interrupted'));
+    else sendable.push(ip);
+  }
+  const { admitted, capped } = rules.pageCap.admit(request.source ?? 'unknown-page', sendable);
   for (const ip of capped) answer(ip, skipped(ip, 'page-cap'));
   return admitted;
 }

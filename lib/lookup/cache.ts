@@ -176,6 +176,19 @@ export class LookupCache {
     while (this.writing) await this.writing;
   }
 
+  /**
+   * Resolves when every answer recorded so far is in the store, including those held back
+   * while the store is claimed (or when the store failed: then there is nothing more to wait
+   * for). The bulk call waits on it before its callers hear the answers: an answer that came
+   * back is kept before anything else can lose it, such as the worker being stopped.
+   */
+  async persisted(): Promise<void> {
+    while (this.claiming || this.writing) {
+      await this.claiming;
+      await this.writing;
+    }
+  }
+
   /** Empties both layers; resolves to the number of stored entries removed. */
   async clear(): Promise<number> {
     this.generation++;

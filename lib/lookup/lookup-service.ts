@@ -21,6 +21,7 @@ import type { LookupPolicy } from '../settings';
 import { admit, type AdmissionRules } from './admission';
 import { Batcher, type QueuedIp } from './batcher';
 import type { CallContext } from './call-context';
+import { CallJournal, type CallJournalStore } from './call-journal';
 import { LookupCache } from './cache';
 import { isInfoFresh, resultFromRecord, type CacheTtls } from './cache-record';
 import type { CacheStore } from './cache-store';
@@ -66,6 +67,8 @@ export interface LookupServiceOptions {
   ledgerStore: LedgerStore;
   /** Where the per-page counts outlive the worker; memory only without one. */
   pageCapStore?: PageCapStore;
+  /** Where the bulk calls in flight outlive the worker (see call-journal.ts); memory only without one. */
+  journalStore?: CallJournalStore;
   clock?: Clock;
   batch?: {
     windowMs?: number;
@@ -114,6 +117,7 @@ export class LookupService {
   private readonly calls: CallContext;
   private readonly admission: AdmissionRules;
   private readonly detailed: DetailedLookups;
+  private readonly journal: CallJournal;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
   /** The API base URL of the current settings; null until they are first read. */
@@ -124,6 +128,7 @@ export class LookupService {
   private policyLoad: Promise<void> | null = null;
   private clientLoad: Promise<void> | null = null;
   private pageCapLoad: Promise<void> | null = null;
+  private journalLoad: Promise<void> | null = null;
   private forceRefreshOnLoad = false;
   /** Lookups between their start and the moment their IPs are queued (tests wait on it). */
   private preparing = 0;
@@ -170,15 +175,17 @@ export class LookupService {
       state: this.calls,
       pageCap: this.pageCap,
       onQuotaBlocked: () => this.refreshIfDue(),
+      interrupted: (ip) => this.journal.isInterrupted(ip, this.guard.identity),
     };
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
       ...options.batch,
-      send: (ips) => sendBulk(this.calls, ips),
+      send: (ips) => this.sendJournaled(ips),
       fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),
       budget: (priority) => this.guard.budget(priority),
       onStarved: (items) => this.onStarved(items),
     });
+    this.journal = new CallJournal(options.journalStore);
     this.detailed = new DetailedLookups({
       context: this.calls,
       whenResumed: () => this.batcher.whenResumed(),
@@ -209,8 +216,10 @@ export class LookupService {
       const misses: string[] = [];
       for (const ip of wanted.keys()) {
         const record = records.get(ip);
-        if (record && this.cache.satisfies(record, detailed)) answer(ip, resultFromRecord(record));
-        else misses.push(ip);
+        if (record && this.cache.satisfies(record, detailed)) {
+          answer(ip, resultFromRecord(record));
+          this.journal.answered(ip);
+        } else misses.push(ip);
       }
 
       const toSend = admit(misses, options, this.admission, answer);
@@ -316,6 +325,7 @@ export class LookupService {
     await this.cache.flush();
     await this.guard.flush();
     await this.pageCap.flush();
+    await this.journal.flush();
   }
 
   /** Synchronous counters for tests and benchmarks. */
@@ -342,7 +352,9 @@ export class LookupService {
     });
     // Never rejects: unreadable counts start from zero.
     this.pageCapLoad ??= this.pageCap.restore();
-    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad]);
+    // Never rejects either: calls a stopped worker left open become interrupted IPs.
+    this.journalLoad ??= this.journal.restore();
+    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad]);
   }
 
   private async loadPolicy(): Promise<void> {
@@ -396,6 +408,30 @@ export class LookupService {
     this.batcher.resumeNow();
     this.batcher.detachInFlight();
     this.detailed.detachInFlight();
+  }
+
+  // ----- calls -----
+
+  /**
+   * A bulk call, written down in the journal before it leaves and crossed out once its answers
+   * are in the persistent cache: callers hear the answers only after that, so a stopped worker
+   * loses no answer that came back, and its successor knows which calls got none.
+   */
+  private async sendJournaled(ips: string[]) {
+    const entry = this.journal.begin(this.guard.identity, ips);
+    let answered: string[] = [];
+    try {
+      const result = await sendBulk(this.calls, ips, entry.written);
+      if (result.kind === 'done') {
+        await this.cache.persisted();
+        answered = [...result.outcomes.values()]
+          .filter((r) => r.status === 'found' || r.status === 'not-found')
+          .map((r) => r.ip);
+      }
+      return result;
+    } finally {
+      void entry.end(answered);
+    }
   }
 
   // ----- quota and failures -----

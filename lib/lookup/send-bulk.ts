@@ -11,7 +11,15 @@ import { costOfBulk, costOfError } from './quota-costs';
 import { asApiError, failed, skipped } from './results';
 import type { LookupResult } from './types';
 
-export async function sendBulk(context: CallContext, ips: string[]): Promise<SendResult<LookupResult>> {
+/**
+ * `journaled`: resolves once the call is written down in the call journal (see
+ * call-journal.ts); the request leaves only then, so a restarted worker knows it was asked.
+ */
+export async function sendBulk(
+  context: CallContext,
+  ips: string[],
+  journaled: Promise<void> = Promise.resolve(),
+): Promise<SendResult<LookupResult>> {
   const all = (result: (ip: string) => LookupResult): SendResult<LookupResult> => ({
     kind: 'done',
     outcomes: new Map(ips.map((ip) => [ip, result(ip)])),
@@ -31,6 +39,7 @@ export async function sendBulk(context: CallContext, ips: string[]): Promise<Sen
     if (context.client() === client) context.noteFailure(error);
   };
   try {
+    await journaled;
     const bulk = await client.checkIpBulk(ips);
     guard.charge(costOfBulk(bulk), identity);
     if (bulk.failure) noteFailure(new ApiError(bulk.failure));

@@ -16,6 +16,7 @@ export type SkipReason =
   | 'quota-reserve' // automatic lookups stop at the reserve the user keeps
   | 'quota-exhausted' // the server said the usage limit is reached
   | 'page-cap' // the per-page cap on automatic lookups is reached
+  | 'interrupted' // asked just before the worker was stopped: may be paid already, not re-sent automatically
   | 'automatic-off' // the user turned automatic lookups off
   | 'no-key'; // no API key configured
 

@@ -9,6 +9,7 @@ import type { CDPSession, Page } from '@playwright/test';
 import { DEMO_KEY } from '../sim/keys';
 import { startSimulator, type Simulator } from '../sim/server';
 import { expect, test } from './fixtures';
+import { setSiteScanning, UNLIMITED_KEY } from './page-support';
 
 /** The bits of `chrome.*` used inside extension pages (no @types/chrome in this project). */
 declare const chrome: {
@@ -139,4 +140,64 @@ test('a worker stopped mid-batch loses nothing: callers that ask again are answe
   expect(third.map((o) => o.reply?.value)).toEqual(second.map((o) => o.reply?.value));
   expect(bulkRequests()).toBe(before);
   expect(await idbEntries(page)).toBe(UNIQUE.length);
+  // The stop came before the server answered: asking again paid nothing twice.
+  expect(sim.ipLog.resentAfter2xx()).toEqual([]);
+});
+
+/** A page of `count` distinct public IPs, one a line, served at a loopback URL the content script scans. */
+function ipPage(count: number, from: number): string {
+  const ips = Array.from({ length: count }, (_, i) => `23.9.${(from + i) >> 8}.${(from + i) & 255}`);
+  return `<!doctype html><html><head><title>alerts</title></head><body><pre>${ips.join('\n')}</pre></body></html>`;
+}
+
+/** Seeded stop times, so a failure can be replayed. */
+function stopTimes(seed: number, n: number): number[] {
+  let a = seed;
+  return Array.from({ length: n }, () => {
+    a = (a * 1_103_515_245 + 12_345) % 2 ** 31;
+    return 80 + (a % 700);
+  });
+}
+
+test('pages scanning while the worker is stopped again and again: no IP is sent again after its 2xx answer', async ({
+  context,
+  extensionId,
+}) => {
+  const setup = await context.newPage();
+  await setup.goto(`chrome-extension://${extensionId}/popup.html`);
+  await setup.evaluate(
+    ([baseUrl, apiKey]) => chrome.storage.local.set({ apiBaseUrl: baseUrl, apiKey }),
+    [sim.baseUrl, UNLIMITED_KEY] as const,
+  );
+  await setSiteScanning(context, extensionId, 'http://127.0.0.1/*', true);
+  const cdp = await context.newCDPSession(setup);
+  await context.route(`${sim.origin}/generated/**`, (route) => {
+    const k = Number(new URL(route.request().url()).pathname.split('/').pop());
+    return route.fulfill({ contentType: 'text/html', body: ipPage(300, k * 150) });
+  });
+
+  // Answers slow enough that stops land before, during and after calls.
+  sim.setFaults({ latencyMs: 150, latencyPath: '/checkIP/bulk' });
+  const tabs = await Promise.all([0, 1, 2].map(() => context.newPage()));
+  await Promise.all(tabs.map((tab, k) => tab.goto(`${sim.origin}/generated/${k}`)));
+  for (const wait of stopTimes(20_261_123, 5)) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    await stopWorkers(cdp);
+  }
+  // Let the pages finish: no new asks for a while, nothing queued or in flight.
+  let seen = -1;
+  await expect
+    .poll(
+      async () => {
+        const now = sim.ipLog.all().length;
+        const settled = now === seen && (await status(setup)).queueLength === 0 && (await status(setup)).inFlight === 0;
+        seen = now;
+        return settled;
+      },
+      { timeout: 60_000, intervals: [2_000] },
+    )
+    .toBe(true);
+  const asked = new Set(sim.ipLog.all().map((a) => a.ip));
+  expect(asked.size).toBeGreaterThan(300);
+  expect(sim.ipLog.resentAfter2xx()).toEqual([]);
 });

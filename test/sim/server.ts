@@ -19,6 +19,7 @@ import { handleAdmin } from './admin';
 import { createDataset, DEFAULT_SEED } from './dataset';
 import { ENDPOINTS, internalErrorMessage, type Reply } from './endpoints';
 import { FaultStore, type FiredFault } from './faults';
+import { IpLog, ipsOfRequest } from './ip-log';
 import { DEFAULT_KEYS, DEFAULT_ORGANIZATIONS, KeyStore } from './keys';
 import { isProfileName, mergeById, PROFILES, type ProfileName, type SimProfile } from './profiles';
 import { notFound, serveStatic } from './static';
@@ -58,6 +59,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = new FaultStore();
   if (options.faults) faults.set(structuredClone(options.faults));
   const log: RequestLogEntry[] = [];
+  const ipLog = new IpLog();
 
   const record = (entry: RequestLogEntry) => {
     log.push(entry);
@@ -69,11 +71,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (latency > 0 && !(await delay(latency, res))) return;
 
     const { key, auth } = extractKey(req);
+    const asks = ipLog.asked(endpointPath, ipsOfRequest(endpointPath, url.searchParams, parseJson(rawBody)));
     const entry: RequestLogEntry = { time: Date.now(), method: req.method ?? 'GET', path: endpointPath, key, auth, ips: 0, status: 0, cost: 0 };
     /** `chargedBefore`: units the request was billed before its answer was replaced by a fault. */
     const finish = (reply: Reply, fault?: FiredFault, extraHeaders: Record<string, string> = {}, chargedBefore = 0) => {
       if (key && reply.cost > 0) store.charge(key, reply.cost);
       record({ ...entry, status: reply.status, cost: reply.cost + chargedBefore, ips: reply.ips ?? 0, ...(fault ? { fault: fault.type } : {}) });
+      ipLog.answered(asks, reply.status, res);
       if (reply.text) {
         res.writeHead(reply.status, { 'Content-Type': reply.text.contentType, ...extraHeaders });
         res.end(reply.text.content);
@@ -232,6 +236,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       faults.clear();
       log.length = 0;
     },
+    ipLog,
     setFaults: (f) => faults.set(structuredClone(f)),
     clearFaults: () => faults.clear(),
     faults: () => faults.current(),
@@ -240,6 +245,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       store.reset();
       faults.clear();
       log.length = 0;
+      ipLog.reset();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

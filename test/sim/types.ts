@@ -2,6 +2,7 @@
 import type { Dataset } from './dataset';
 import type { NotFoundMode } from './endpoints';
 import type { ConsumableFault, SimFaults } from './faults';
+import type { IpLog } from './ip-log';
 import type { KeyPatch, SimKeyConfig, SimKeyState, SimOrganization } from './keys';
 import type { ProfileName } from './profiles';
 
@@ -64,6 +65,8 @@ export interface Simulator {
   readonly profile: ProfileName;
   /** Switches profile: its keys (usage back to the start), answers and texts; faults and log cleared. */
   setProfile(name: ProfileName): void;
+  /** Which IPs each lookup request asked about and when 2xx answers went out (see ip-log.ts). */
+  readonly ipLog: IpLog;
   setFaults(faults: SimFaults): void;
   clearFaults(): void;
   faults(): SimFaults;
