@@ -21,6 +21,8 @@ export interface NearTracker<T> {
   /** Starts tracking; returns the element's nearness now, when already known. */
   track(element: Element, item: T): Nearness | null;
   untrack(element: Element, item: T): void;
+  /** Where a tracked element is now; 'unknown' until the observers have said (a new element). */
+  nearnessOf(element: Element): Nearness | 'far' | 'unknown';
   /** Calls onNear again for everything near the viewport now (visible first). */
   replay(): void;
   disconnect(): void;
@@ -94,6 +96,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   const chunkOfItem = new Map<Element, Chunk>();
   const openChunk = new Map<ParentNode, Chunk>();
   const fineState = new Map<Element, Nearness>();
+  /** Fine targets the observer has reported at least once (observe() always reports once). */
+  const fineReported = new Set<Element>();
 
   const fine = make((entries) => {
     const visible: T[] = [];
@@ -103,14 +107,15 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     for (const entry of entries) {
       const items = itemsOf.get(entry.target);
       if (!items) continue;
+      fineReported.add(entry.target);
       if (entry.isIntersecting) {
         const r = entry.boundingClientRect;
         const nearness: Nearness = r.bottom > 0 && r.top < height && r.right > 0 && r.left < width ? 'visible' : 'near';
         const before = fineState.get(entry.target);
         fineState.set(entry.target, nearness);
-        if (before !== nearness) (nearness === 'visible' ? visible : near).push(...items);
+        if (before !== nearness) appendAll(nearness === 'visible' ? visible : near, items);
       } else if (fineState.delete(entry.target)) {
-        far.push(...items);
+        appendAll(far, items);
       }
     }
     if (visible.length) options.onNear(visible, 'visible');
@@ -141,7 +146,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
           fine.observe(el);
         } else {
           fine.unobserve(el);
-          if (fineState.delete(el)) far.push(...(itemsOf.get(el) ?? []));
+          fineReported.delete(el);
+          if (fineState.delete(el)) appendAll(far, itemsOf.get(el));
         }
       }
     }
@@ -223,6 +229,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       if (items.size > 0) return;
       itemsOf.delete(element);
       fine.unobserve(element);
+      fineReported.delete(element);
       fineState.delete(element);
       const item = itemOfElement.get(element)!;
       itemOfElement.delete(element);
@@ -230,10 +237,19 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       elements?.delete(element);
       if (!elements || elements.size === 0) removeItem(item);
     },
+    nearnessOf(element) {
+      const nearness = fineState.get(element);
+      if (nearness) return nearness;
+      const item = itemOfElement.get(element);
+      const chunk = item ? chunkOfItem.get(item) : undefined;
+      if (!chunk) return 'unknown';
+      if (chunk.near) return fineReported.has(element) ? 'far' : 'unknown';
+      return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';
+    },
     replay() {
       const visible: T[] = [];
       const near: T[] = [];
-      for (const [element, nearness] of fineState) (nearness === 'visible' ? visible : near).push(...(itemsOf.get(element) ?? []));
+      for (const [element, nearness] of fineState) appendAll(nearness === 'visible' ? visible : near, itemsOf.get(element));
       if (visible.length) options.onNear(visible, 'visible');
       if (near.length) options.onNear(near, 'near');
     },
@@ -246,8 +262,17 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       chunkOfItem.clear();
       openChunk.clear();
       fineState.clear();
+      fineReported.clear();
     },
   };
+}
+
+/**
+ * One by one, never `push(...items)`: a spread passes every item as an argument on the stack,
+ * and one element holding 150,000 IPs threw "Maximum call stack size exceeded" (issue 10).
+ */
+function appendAll<T>(into: T[], items: Iterable<T> | undefined): void {
+  if (items) for (const item of items) into.push(item);
 }
 
 function classify(entry: IntersectionObserverEntry): EndState {

@@ -70,6 +70,9 @@ export function fakeTracker<T>() {
           state.delete(el);
         }
       },
+      nearnessOf(el) {
+        return state.get(el) ?? (tracked.has(el) ? 'far' : 'unknown');
+      },
       replay() {
         for (const nearness of ['visible', 'near'] as const) {
           const items = [...state].filter(([, n]) => n === nearness).flatMap(([el]) => [...(tracked.get(el) ?? [])]);

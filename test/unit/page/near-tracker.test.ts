@@ -132,4 +132,20 @@ describe('near tracker', () => {
     tracker.untrack(cell(0, 0), 'r0');
     expect([...coarse.targets]).toEqual([rowEls[2], rowEls[1]]);
   });
+  it('reports an element holding 200,000 items without overflowing the stack (no spread of page-sized lists)', () => {
+    const { tracker, coarse, fine, cell, rowEls, near, far } = setup(8);
+    const many = 200_000;
+    for (let i = 0; i < many; i++) tracker.track(cell(0, 0), `ip${i}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 70, intersecting: true },
+    ]);
+    expect(() => fine.fire([{ target: cell(0, 0), top: 10, intersecting: true }])).not.toThrow();
+    expect(near[0]![0]).toHaveLength(many);
+    near.length = 0;
+    tracker.replay();
+    expect(near[0]![0]).toHaveLength(many);
+    fine.fire([{ target: cell(0, 0), top: 10, intersecting: false }]);
+    expect(far[0]).toHaveLength(many);
+  });
 });
