@@ -10,6 +10,7 @@ import { DEFAULT_DISPLAY, parseDisplaySettings } from '@/lib/page/display-settin
 import type { LookupSender } from '@/lib/page/lookup-queue';
 import type { DisplaySettings } from '@/lib/page/page-lens';
 import type { Outcome } from '@/components/hover-card/card-controller';
+import { publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
 
 export const sendLookup: LookupSender = async (ips, priority) => {
   const reply = await sendToBackground('cs:lookup', { ips, priority });
@@ -32,4 +33,18 @@ export function sendSummary(riskyIps: string[]): void {
 export async function readDisplaySettings(): Promise<DisplaySettings> {
   const reply = await sendToBackground('cs:get-display-settings', {});
   return (reply.ok && parseDisplaySettings(reply.value)) || DEFAULT_DISPLAY;
+}
+
+/**
+ * The hover card's code: the background injects hover-card.js into this frame's isolated
+ * world, where it publishes its factory (components/hover-card/lazy-card.ts).
+ */
+export async function loadCard(): Promise<CardFactory> {
+  const loaded = publishedCardFactory();
+  if (loaded) return loaded;
+  const reply = await sendToBackground('cs:load-card', {});
+  if (!reply.ok) throw new Error(reply.error.message);
+  const factory = publishedCardFactory();
+  if (!factory) throw new Error('The hover card did not load.');
+  return factory;
 }
