@@ -26,12 +26,12 @@ import { startSimulator, type Simulator } from '../sim/server';
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 3);
 /** The page-side pattern for the references and for counting: dotted quads in text. */
 const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
-const VIEWPORT = { width: 1280, height: 800 };
+export const VIEWPORT = { width: 1280, height: 800 };
 
 /** tsx (esbuild) names inner functions with a `__name` helper the page does not have. */
-const NAME_SHIM = { content: 'window.__name = window.__name || ((f) => f);' };
+export const NAME_SHIM = { content: 'window.__name = window.__name || ((f) => f);' };
 
-interface ExtApi {
+export interface ExtApi {
   storage: { local: { set(v: object): Promise<void> } };
   tabs: {
     query(q: object): Promise<{ id: number }[]>;
@@ -40,7 +40,7 @@ interface ExtApi {
   runtime: { sendMessage(m: object): Promise<{ ok: boolean; error?: unknown }> };
 }
 
-type BenchWindow = Window & {
+export type BenchWindow = Window & {
   benchLoaf?: { url: string; invoker: string; duration: number; frame: number; start: number }[];
   benchVisibleCount?: number;
   benchStartAt?: number;
@@ -54,7 +54,7 @@ type BenchWindow = Window & {
  * Runs in the page: once the rows exist, notes the text on screen, then checks every frame how
  * much of it is marked (in a highlight other than "pending"), and records the frame gaps.
  */
-function armChecker(): void {
+export function armChecker(): void {
   const w = window as BenchWindow;
   // Long animation frames (> 50 ms) and the scripts that ran in them, with their source.
   w.benchLoaf = [];
@@ -117,7 +117,7 @@ function armChecker(): void {
   else start();
 }
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;
@@ -126,13 +126,8 @@ interface TraceEvent {
   args?: { data?: { url?: string } };
 }
 
-/**
- * The content script's tasks, from a trace: every top-level task (RunTask) in which a function
- * of content.js ran (its evaluation, a scan slice resumed by its scheduler callback, an
- * observer or message callback). Their sum is its main-thread time; the longest is its longest
- * task, forced layouts included.
- */
-function contentScriptTasks(events: TraceEvent[], scriptUrl: string): { total: number; longest: number; count: number } {
+/** The top-level tasks (RunTask) in which a function of `scriptUrl` ran. */
+export function contentScriptTaskSet(events: TraceEvent[], scriptUrl: string): Set<TraceEvent> {
   const ours = events.filter((e) => (e.name === 'FunctionCall' || e.name === 'EvaluateScript') && e.args?.data?.url === scriptUrl);
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask').sort((a, b) => a.ts - b.ts);
   const hit = new Set<TraceEvent>();
@@ -156,6 +151,17 @@ function contentScriptTasks(events: TraceEvent[], scriptUrl: string): { total: n
       }
     }
   }
+  return hit;
+}
+
+/**
+ * The content script's tasks, from a trace: every top-level task (RunTask) in which a function
+ * of content.js ran (its evaluation, a scan slice resumed by its scheduler callback, an
+ * observer or message callback). Their sum is its main-thread time; the longest is its longest
+ * task, forced layouts included.
+ */
+function contentScriptTasks(events: TraceEvent[], scriptUrl: string): { total: number; longest: number; count: number } {
+  const hit = contentScriptTaskSet(events, scriptUrl);
   let total = 0;
   let longest = 0;
   let worst: TraceEvent | undefined;
@@ -184,7 +190,7 @@ function contentScriptTasks(events: TraceEvent[], scriptUrl: string): { total: n
   return { total, longest, count: hit.size };
 }
 
-async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
+export async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (d) => {
     events.push(...(d.value as unknown as TraceEvent[]));
@@ -227,7 +233,7 @@ interface ExtensionRun {
   elementsAfter: number;
 }
 
-async function withExtension<T>(sim: Simulator, dir: string, fn: (context: BrowserContext, ext: Page, id: string) => Promise<T>): Promise<T> {
+export async function withExtension<T>(sim: Simulator, dir: string, fn: (context: BrowserContext, ext: Page, id: string) => Promise<T>): Promise<T> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'iplens-bench-page-'));
   const context = await launchWithExtension(userDataDir, { extensionDir: dir, viewport: VIEWPORT });
   try {
@@ -244,7 +250,7 @@ async function withExtension<T>(sim: Simulator, dir: string, fn: (context: Brows
 }
 
 /** Waits until the content script says it is done, and counts what it found. */
-function waitScanned(ext: Page, url: string): Promise<{ occurrences: number; distinct: number }> {
+export function waitScanned(ext: Page, url: string): Promise<{ occurrences: number; distinct: number }> {
   return ext.evaluate(async (u) => {
     const c = (globalThis as unknown as { chrome: ExtApi }).chrome;
     const [tab] = await c.tabs.query({ url: u });
