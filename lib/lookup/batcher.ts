@@ -7,6 +7,11 @@
  *   gets the one answer.
  * - Priority: manual before visible before background, FIFO within each.
  * - Concurrency: at most `maxConcurrent` calls at a time.
+ * - Adaptive size: while a call is in flight, a partial batch is not sent; it grows until the
+ *   call answers, the batch is full, or its oldest IP has waited `maxWaitMs` (manual lookups
+ *   never wait). IPs that trickle in while a page scrolls then go in a few large calls instead
+ *   of one small call per window (benchmark: 497 IPs took 47-51 calls where 5 would do), and
+ *   each call counts against the service's rate limits.
  * - Budget: before each batch it asks how many IPs each priority may still send (the quota
  *   guard); what does not fit waits for calls in flight to settle, and if nothing is in
  *   flight it is handed to `onStarved` (which skips it or refreshes the quota first).
@@ -36,6 +41,8 @@ export interface BatcherOptions<O> {
   budget?: (priority: LookupPriority) => number;
   onStarved?: (items: QueuedIp[]) => void;
   windowMs?: number;
+  /** Longest a partial batch grows while calls are in flight (keeps on-screen marks prompt). */
+  maxWaitMs?: number;
   batchSize?: number;
   maxConcurrent?: number;
   backoffBaseMs?: number;
@@ -52,6 +59,8 @@ interface Entry<O> {
   priority: LookupPriority;
   resolve: (outcome: O) => void;
   promise: Promise<O>;
+  /** When it was queued (clock ms), for maxWaitMs. */
+  queuedAt: number;
 }
 
 const PRIORITIES: readonly LookupPriority[] = ['manual', 'visible', 'background'];
@@ -67,6 +76,7 @@ export class Batcher<O> {
   private readonly detached = new Set<Entry<O>>();
   private calls = 0;
   private windowTimer: TimerHandle | null = null;
+  private growTimer: TimerHandle | null = null;
   private windowElapsed = false;
   private pumpScheduled = false;
   private resumeTimer: TimerHandle | null = null;
@@ -84,6 +94,7 @@ export class Batcher<O> {
     this.o = {
       budget: () => Infinity,
       windowMs: 25,
+      maxWaitMs: 250,
       batchSize: 100,
       maxConcurrent: 3,
       backoffBaseMs: 1_000,
@@ -134,6 +145,7 @@ export class Batcher<O> {
       ip,
       priority,
       promise,
+      queuedAt: this.o.clock.now(),
       resolve: (outcome) => {
         if (settled) return; // exactly once, whatever happens
         settled = true;
@@ -247,6 +259,7 @@ export class Batcher<O> {
     let starved = false;
     while (this.calls < this.o.maxConcurrent && this.queueLength > 0) {
       if (!this.windowElapsed && this.queueLength < this.o.batchSize) break;
+      if (this.shouldGrow()) break;
       const batch = this.form();
       if (!batch.length) {
         starved = true;
@@ -256,6 +269,29 @@ export class Batcher<O> {
     }
     if (starved && this.calls === 0 && this.o.onStarved) this.o.onStarved(this.queued());
     this.afterChange();
+  }
+
+  /**
+   * Whether the partial batch waits for more company: only while a call to the current server
+   * is in flight (its answer wakes the pump), never for manual lookups, and at most maxWaitMs from its oldest IP.
+   */
+  private shouldGrow(): boolean {
+    // Calls detached from an old server do not count: their answers are not this server's.
+    if (this.inFlight.size === 0 || this.queueLength >= this.o.batchSize || this.queues.manual.size > 0) return false;
+    let oldest = Infinity;
+    for (const p of PRIORITIES) {
+      const first = this.queues[p].values().next().value;
+      if (first && first.queuedAt < oldest) oldest = first.queuedAt;
+    }
+    const wait = oldest + this.o.maxWaitMs - this.o.clock.now();
+    if (wait <= 0) return false;
+    if (this.growTimer === null) {
+      this.growTimer = this.o.clock.setTimeout(() => {
+        this.growTimer = null;
+        this.schedulePump();
+      }, wait);
+    }
+    return true;
   }
 
   /** The next batch: by priority, within each priority's budget (one unit per IP, worst case). */
@@ -352,6 +388,10 @@ export class Batcher<O> {
       if (this.windowTimer !== null) {
         this.o.clock.clearTimeout(this.windowTimer);
         this.windowTimer = null;
+      }
+      if (this.growTimer !== null) {
+        this.o.clock.clearTimeout(this.growTimer);
+        this.growTimer = null;
       }
     }
     if (this.queueLength === 0 && this.inFlightCount === 0 && this.idleWaiters.length) {
