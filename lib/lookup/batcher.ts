@@ -7,9 +7,10 @@
  *   gets the one answer.
  * - Priority: manual before visible before background, FIFO within each.
  * - Concurrency: at most `maxConcurrent` calls at a time.
- * - Adaptive size: while a call is in flight, a partial batch is not sent; it grows until the
- *   call answers, the batch is full, or its oldest IP has waited `maxWaitMs` (manual lookups
- *   never wait). IPs that trickle in while a page scrolls then go in a few large calls instead
+ * - Adaptive size: while a call is in flight, or one left less than `paceMs` ago, a partial
+ *   batch is not sent; it grows until the call answers and the pace allows, the batch is full,
+ *   or its oldest IP has waited `maxWaitMs` (manual lookups never wait). A fast server thus
+ *   gets at most one partial call per `paceMs`, a slow one one per answer. IPs that trickle in while a page scrolls then go in a few large calls instead
  *   of one small call per window (benchmark: 497 IPs took 47-51 calls where 5 would do), and
  *   each call counts against the service's rate limits.
  * - Budget: before each batch it asks how many IPs each priority may still send (the quota
@@ -43,6 +44,8 @@ export interface BatcherOptions<O> {
   windowMs?: number;
   /** Longest a partial batch grows while calls are in flight (keeps on-screen marks prompt). */
   maxWaitMs?: number;
+  /** After a call leaves, partial batches grow this long too (0: only while calls are in flight). */
+  paceMs?: number;
   batchSize?: number;
   maxConcurrent?: number;
   backoffBaseMs?: number;
@@ -77,6 +80,7 @@ export class Batcher<O> {
   private calls = 0;
   private windowTimer: TimerHandle | null = null;
   private growTimer: TimerHandle | null = null;
+  private lastDispatchAt = -Infinity;
   private windowElapsed = false;
   private pumpScheduled = false;
   private resumeTimer: TimerHandle | null = null;
@@ -95,6 +99,7 @@ export class Batcher<O> {
       budget: () => Infinity,
       windowMs: 25,
       maxWaitMs: 250,
+      paceMs: 0,
       batchSize: 100,
       maxConcurrent: 3,
       backoffBaseMs: 1_000,
@@ -277,7 +282,8 @@ export class Batcher<O> {
    */
   private shouldGrow(): boolean {
     // Calls detached from an old server do not count: their answers are not this server's.
-    if (this.inFlight.size === 0 || this.queueLength >= this.o.batchSize || this.queues.manual.size > 0) return false;
+    const busy = this.inFlight.size > 0 || this.o.clock.now() - this.lastDispatchAt < this.o.paceMs;
+    if (!busy || this.queueLength >= this.o.batchSize || this.queues.manual.size > 0) return false;
     let oldest = Infinity;
     for (const p of PRIORITIES) {
       const first = this.queues[p].values().next().value;
@@ -316,6 +322,7 @@ export class Batcher<O> {
     }
     this.calls++;
     this.sentCalls++;
+    this.lastDispatchAt = this.o.clock.now();
     const ips = batch.map((e) => e.ip);
     let sending: Promise<SendResult<O>>;
     try {

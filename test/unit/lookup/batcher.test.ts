@@ -278,4 +278,32 @@ describe('Batcher adaptive batch size', () => {
     await clock.advance(25);
     expect(sent.at(-1)).toEqual([ips[150]]);
   });
+
+  it('with paceMs, a fast server gets at most one partial call per paceMs while IPs trickle in', async () => {
+    const clock = createManualClock();
+    const sent: string[][] = [];
+    const batcher = new Batcher<string>({
+      clock,
+      windowMs: 25,
+      maxWaitMs: 250,
+      paceMs: 250,
+      fallback: (ip) => `fallback:${ip}`,
+      // Answers at once (a local server).
+      send: async (ips) => {
+        sent.push(ips);
+        return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
+      },
+    });
+    const ips = publicIps(60);
+    const answers: Promise<string>[] = [];
+    // One new IP every 20 ms for 1.2 s: the old code sent one call per 25 ms window (60 calls).
+    for (const ip of ips) {
+      answers.push(batcher.enqueue(ip, 'visible'));
+      await clock.advance(20);
+    }
+    await clock.advance(300);
+    expect((await Promise.all(answers)).length).toBe(60);
+    expect(sent.length).toBeLessThanOrEqual(7);
+    expect(new Set(sent.flat()).size).toBe(60);
+  });
 });
