@@ -15,7 +15,9 @@ export default defineConfig({
   // Lets parallel e2e builds (and the demo) write to their own folder.
   outDir: process.env.WXT_OUT_DIR ?? '.output',
   modules: ['@wxt-dev/webextension-polyfill'],
-  vite: () => ({ plugins: [preact()] }),
+  // WXT_NO_MINIFY=1: readable output with its source file regions, for the page profile
+  // (`npm run bench page-profile`), whose CPU profile is mapped back to lib/ modules.
+  vite: () => ({ plugins: [preact()], ...(process.env.WXT_NO_MINIFY ? { build: { minify: false } } : {}) }),
   manifest: ({ mode, browser }) => ({
     name: 'IP Reputation Lens',
     short_name: 'IP Lens',

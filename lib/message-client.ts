@@ -36,6 +36,7 @@ const SAFE_TO_RESEND = new Set<MessageType>([
   'cs:lookup-detailed',
   'cs:page-summary',
   'cs:get-display-settings',
+  'cs:load-card',
 ]);
 const RESEND_ATTEMPTS = 2;
 

@@ -52,6 +52,8 @@ export const messageSchemas = {
   'cs:page-summary': z.object({ riskyIps: z.array(ip).max(MAX_REPORTED_RISKY_IPS) }).strict(),
   /** The display settings, asked once as the script starts; changes then come as tab:display-settings. */
   'cs:get-display-settings': z.object({}).strict(),
+  /** The hover card's code, injected into the asking frame at its first hover. */
+  'cs:load-card': z.object({}).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(MAX_SHOW_LOOKUP_TEXT) }).strict(),
@@ -77,6 +79,7 @@ export interface MessageReplies {
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };
   'cs:get-display-settings': DisplaySettings;
+  'cs:load-card': { loaded: true };
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
   'tab:show-lookup': { ok: true };

@@ -40,6 +40,8 @@ export interface CardControllerDeps {
   lookupDetailed: (ip: string) => Promise<Reply<LookupResult>>;
   signal: AbortSignal;
   hoverTiming?: { restMs?: number; openDelayMs?: number; closeDelayMs?: number };
+  /** Where the pointer rests as the controller starts (see createLazyCard). */
+  initialPointer?: { x: number; y: number };
 }
 
 type Mode =
@@ -98,6 +100,7 @@ export function createCardController(deps: CardControllerDeps): CardController {
     isOverCard: (e) => !!host && host.isHost(e.target),
     signal,
     ...deps.hoverTiming,
+    ...(deps.initialPointer ? { initialPointer: deps.initialPointer } : {}),
   });
 
   function entries(): CardEntry[] {

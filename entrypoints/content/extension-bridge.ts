@@ -9,6 +9,7 @@ import { sendToBackground } from '@/lib/message-client';
 import { parseDisplaySettings } from '@/lib/page/display-settings';
 import type { LookupSender } from '@/lib/page/lookup-queue';
 import { DEFAULT_DISPLAY, type DisplaySettings, type Reply } from '@/lib/protocol';
+import { publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
 
 export const sendLookup: LookupSender = (ips, priority) => sendToBackground('cs:lookup', { ips, priority });
 
@@ -28,4 +29,18 @@ export function sendSummary(riskyIps: string[]): void {
 export async function readDisplaySettings(): Promise<DisplaySettings> {
   const reply = await sendToBackground('cs:get-display-settings', {});
   return (reply.ok && parseDisplaySettings(reply.value)) || DEFAULT_DISPLAY;
+}
+
+/**
+ * The hover card's code: the background injects hover-card.js into this frame's isolated
+ * world, where it publishes its factory (components/hover-card/lazy-card.ts).
+ */
+export async function loadCard(): Promise<CardFactory> {
+  const loaded = publishedCardFactory();
+  if (loaded) return loaded;
+  const reply = await sendToBackground('cs:load-card', {});
+  if (!reply.ok) throw new Error(reply.error.message);
+  const factory = publishedCardFactory();
+  if (!factory) throw new Error('The hover card did not load.');
+  return factory;
 }

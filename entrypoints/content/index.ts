@@ -6,9 +6,10 @@
  */
 import { browser } from 'wxt/browser';
 import { classifyIp, findIps } from '@/lib/ip';
-import { createCardController, type CardController } from '@/components/hover-card/card-controller';
+import type { CardController } from '@/components/hover-card/card-controller';
+import { createLazyCard } from '@/components/hover-card/lazy-card';
 import { PageLens } from '@/lib/page/page-lens';
-import { lookupDetailed, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
+import { loadCard, lookupDetailed, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
 import { claimInstance } from './single-instance';
 import { listenForTabMessages } from './tab-listener';
 // Built to content-scripts/content.css and registered with the script (see marks.css).
@@ -46,7 +47,8 @@ export default defineContentScript({
       onSummary: sendSummary,
       isOwnUi: (el) => card?.isOwnUi(el) ?? false,
     });
-    card = createCardController({ lens, findIps, lookupDetailed, signal });
+    // The card's code (Preact, Floating UI) comes at the first hover: see lazy-card.ts.
+    card = createLazyCard({ lens, findIps, lookupDetailed, signal, load: loadCard });
     listenForTabMessages(
       {
         getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning }),

@@ -7,3 +7,6 @@ export const CONTENT_SCRIPT_FILE = 'content-scripts/content.js';
 
 /** The underline mark rules (entrypoints/content/marks.css), injected at document start. */
 export const CONTENT_STYLE_FILE = 'content-scripts/content.css';
+
+/** The hover card's code (entrypoints/hover-card.ts), injected at a frame's first hover. */
+export const CARD_SCRIPT_FILE = 'hover-card.js';

@@ -4,7 +4,7 @@
  * frames, nothing is registered. The script's single-instance guard makes a second injection,
  * or one into a site already scanned, a no-op.
  */
-import { CONTENT_SCRIPT_FILE } from './content-script-file';
+import { CARD_SCRIPT_FILE, CONTENT_SCRIPT_FILE } from './content-script-file';
 
 export interface InjectApi {
   scripting: {
@@ -25,4 +25,13 @@ export async function injectContentScript(api: InjectApi, tabId: number, frameId
     // chrome://, the Web Store and PDF viewers refuse every extension; say so plainly.
     throw new Error(`This page cannot be scanned (${detail}).`);
   }
+}
+
+/**
+ * The hover card's code into the one frame whose content script asked at its first hover
+ * (components/hover-card/lazy-card.ts). The same access as the scan: a registered site's host
+ * permission, or the activeTab grant of the one-off scan.
+ */
+export async function injectCard(api: InjectApi, tabId: number, frameId: number): Promise<void> {
+  await api.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [CARD_SCRIPT_FILE] });
 }

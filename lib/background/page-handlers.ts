@@ -13,10 +13,10 @@ import type { Handlers, SenderInfo } from '../message-router';
 import { getSetting, saveSettings, settingItems, sitePatternSchema } from '../settings';
 import { createBadge, type BadgeApi } from './badge';
 import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
-import { injectContentScript, type InjectApi } from './inject-content-script';
+import { injectCard, injectContentScript, type InjectApi } from './inject-content-script';
 import { createSiteRegistration, type RegistrationApi, type SitesSetting } from './site-registration';
 
-export type PageMessageType = 'ui:set-site-scanning' | 'ui:scan-tab' | 'cs:page-summary';
+export type PageMessageType = 'ui:set-site-scanning' | 'ui:scan-tab' | 'cs:page-summary' | 'cs:load-card';
 
 /** The browser APIs this module uses, so tests can pass fakes. */
 export interface PageBrowserApi extends MenuApi {
@@ -109,6 +109,12 @@ export function createPageHandlers(deps: PageHandlerDeps) {
         await badge.report(tabId, sender.frameId ?? 0, sender.documentId ?? '', riskyIps);
       }
       return { ok: true as const };
+    },
+    'cs:load-card': async (_payload, sender: SenderInfo) => {
+      const tabId = sender.tab?.id;
+      if (typeof tabId !== 'number') throw new Error('The hover card loads only into a tab.');
+      await injectCard(api, tabId, sender.frameId ?? 0);
+      return { loaded: true as const };
     },
   };
 

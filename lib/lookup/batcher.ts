@@ -7,6 +7,12 @@
  *   gets the one answer.
  * - Priority: manual before visible before background, FIFO within each.
  * - Concurrency: at most `maxConcurrent` calls at a time.
+ * - Adaptive size: while a call is in flight, or one left less than `paceMs` ago, a partial
+ *   batch is not sent; it grows until the call answers and the pace allows, the batch is full,
+ *   or its oldest IP has waited `maxWaitMs` (manual lookups never wait). A fast server thus
+ *   gets at most one partial call per `paceMs`, a slow one one per answer. IPs that trickle in while a page scrolls then go in a few large calls instead
+ *   of one small call per window (benchmark: 497 IPs took 47-51 calls where 5 would do), and
+ *   each call counts against the service's rate limits.
  * - Budget: before each batch it asks how many IPs each priority may still send (the quota
  *   guard); what does not fit waits for calls in flight to settle, and if nothing is in
  *   flight it is handed to `onStarved` (which skips it or refreshes the quota first).
@@ -36,6 +42,10 @@ export interface BatcherOptions<O> {
   budget?: (priority: LookupPriority) => number;
   onStarved?: (items: QueuedIp[]) => void;
   windowMs?: number;
+  /** Longest a partial batch grows while calls are in flight (keeps on-screen marks prompt). */
+  maxWaitMs?: number;
+  /** After a call leaves, partial batches grow this long too (0: only while calls are in flight). */
+  paceMs?: number;
   batchSize?: number;
   maxConcurrent?: number;
   backoffBaseMs?: number;
@@ -52,6 +62,8 @@ interface Entry<O> {
   priority: LookupPriority;
   resolve: (outcome: O) => void;
   promise: Promise<O>;
+  /** When it was queued (clock ms), for maxWaitMs. */
+  queuedAt: number;
 }
 
 const PRIORITIES: readonly LookupPriority[] = ['manual', 'visible', 'background'];
@@ -67,6 +79,8 @@ export class Batcher<O> {
   private readonly detached = new Set<Entry<O>>();
   private calls = 0;
   private windowTimer: TimerHandle | null = null;
+  private growTimer: TimerHandle | null = null;
+  private lastDispatchAt = -Infinity;
   private windowElapsed = false;
   private pumpScheduled = false;
   private resumeTimer: TimerHandle | null = null;
@@ -84,6 +98,8 @@ export class Batcher<O> {
     this.options = {
       budget: () => Infinity,
       windowMs: 25,
+      maxWaitMs: 250,
+      paceMs: 0,
       batchSize: 100,
       maxConcurrent: 3,
       backoffBaseMs: 1_000,
@@ -126,6 +142,7 @@ export class Batcher<O> {
       ip,
       priority,
       promise,
+      queuedAt: this.options.clock.now(),
       resolve: (outcome) => {
         if (settled) return; // exactly once, whatever happens
         settled = true;
@@ -239,6 +256,7 @@ export class Batcher<O> {
     let starved = false;
     while (this.calls < this.options.maxConcurrent && this.queueLength > 0) {
       if (!this.windowElapsed && this.queueLength < this.options.batchSize) break;
+      if (this.shouldGrow()) break;
       const batch = this.form();
       if (!batch.length) {
         starved = true;
@@ -248,6 +266,30 @@ export class Batcher<O> {
     }
     if (starved && this.calls === 0 && this.options.onStarved) this.options.onStarved(this.queued());
     this.afterChange();
+  }
+
+  /**
+   * Whether the partial batch waits for more company: only while a call to the current server
+   * is in flight (its answer wakes the pump), never for manual lookups, and at most maxWaitMs from its oldest IP.
+   */
+  private shouldGrow(): boolean {
+    // Calls detached from an old server do not count: their answers are not this server's.
+    const busy = this.inFlight.size > 0 || this.options.clock.now() - this.lastDispatchAt < this.options.paceMs;
+    if (!busy || this.queueLength >= this.options.batchSize || this.queues.manual.size > 0) return false;
+    let oldest = Infinity;
+    for (const p of PRIORITIES) {
+      const first = this.queues[p].values().next().value;
+      if (first && first.queuedAt < oldest) oldest = first.queuedAt;
+    }
+    const wait = oldest + this.options.maxWaitMs - this.options.clock.now();
+    if (wait <= 0) return false;
+    if (this.growTimer === null) {
+      this.growTimer = this.options.clock.setTimeout(() => {
+        this.growTimer = null;
+        this.schedulePump();
+      }, wait);
+    }
+    return true;
   }
 
   /** The next batch: by priority, within each priority's budget (one unit per IP, worst case). */
@@ -272,6 +314,7 @@ export class Batcher<O> {
     }
     this.calls++;
     this.sentCalls++;
+    this.lastDispatchAt = this.options.clock.now();
     const ips = batch.map((e) => e.ip);
     let sending: Promise<SendResult<O>>;
     try {
@@ -344,6 +387,10 @@ export class Batcher<O> {
       if (this.windowTimer !== null) {
         this.options.clock.clearTimeout(this.windowTimer);
         this.windowTimer = null;
+      }
+      if (this.growTimer !== null) {
+        this.options.clock.clearTimeout(this.growTimer);
+        this.growTimer = null;
       }
     }
     if (this.queueLength === 0 && this.inFlightCount === 0 && this.idleWaiters.length) {

@@ -179,6 +179,8 @@ export class LookupService {
     };
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
+      // Page lookups trickle in while the analyst scrolls: at most ~4 partial calls a second.
+      paceMs: 250,
       ...options.batch,
       send: (ips) => this.sendJournaled(ips),
       fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),

@@ -27,6 +27,12 @@ export interface HoverIntentOptions<T> {
   /** Time off the IP and off the card before the card closes. */
   closeDelayMs?: number;
   signal?: AbortSignal;
+  /**
+   * Where the pointer already rests when the intent starts (the card code loads at the first
+   * hover, after the pointermove that found the IP): treated as a move there, so a pointer that
+   * stays still still opens the card.
+   */
+  initialPointer?: { x: number; y: number };
   setTimer?: (fn: () => void, ms: number) => number;
   clearTimer?: (id: number) => void;
 }
@@ -136,6 +142,11 @@ export function createHoverIntent<T>(options: HoverIntentOptions<T>): HoverInten
   options.target.addEventListener('pointerout', (e) => {
     if (!(e as PointerEvent).relatedTarget) onLeaveWindow();
   }, listen);
+  if (options.initialPointer) {
+    x = options.initialPointer.x;
+    y = options.initialPointer.y;
+    restTimer = setTimer(onRest, restMs);
+  }
   options.signal?.addEventListener('abort', () => {
     clear(restTimer);
     clear(openTimer);

@@ -14,6 +14,7 @@ import { LookupQueue, type LookupSender } from './lookup-queue';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './mutation-queue';
 import { watchNavigation, type NavigationWatch } from './navigation-watch';
 import { emptyChange, OccurrenceStore, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
+import { cachedFinder } from './match-cache';
 import { listPageIps, riskyIps, sameList } from './page-summary';
 import { Scanner } from './scanner';
 import { hasStaticMarkStyles } from './static-styles';
@@ -79,7 +80,8 @@ export class PageLens {
       onFar: (occs) => occs.forEach((occ) => occ.range && this.highlighter.remove(occ.range)),
     });
     this.scanner = new Scanner({
-      findIps: deps.findIps,
+      // Re-rendered text (a live tail, a recycled grid row) costs no new finding work.
+      findIps: cachedFinder(deps.findIps),
       store: this.store,
       slicer: deps.slicer ?? createTimeSlicer(),
       skip: this.skip,

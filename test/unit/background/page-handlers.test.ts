@@ -64,6 +64,16 @@ describe('page handlers', () => {
     expect(await route({ type: 'cs:page-summary', payload: top }, fromOptions)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
   });
 
+  it('cs:load-card injects the hover card into the asking frame only, for content scripts only', async () => {
+    const { route, fake } = setup();
+    expect(await route({ type: 'cs:load-card', payload: {} }, fromTab(7, 3))).toEqual({ ok: true, value: { loaded: true } });
+    expect(fake.api.scripting.executeScript).toHaveBeenLastCalledWith({ target: { tabId: 7, frameIds: [3] }, files: ['hover-card.js'] });
+    const calls = vi.mocked(fake.api.scripting.executeScript).mock.calls.length;
+    expect(await route({ type: 'cs:load-card', payload: {} }, fromOptions)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await route({ type: 'cs:load-card', payload: { file: 'x.js' } }, fromTab(7))).toMatchObject({ ok: false, error: { kind: 'invalid-message' } });
+    expect(vi.mocked(fake.api.scripting.executeScript).mock.calls.length).toBe(calls);
+  });
+
   it('cs:page-summary refuses reports that are too long or not lists of IPs', async () => {
     const { route, fake } = setup();
     const tooMany = Array.from({ length: 1001 }, (_, i) => `23.0.${i >> 8}.${i & 255}`);

@@ -219,3 +219,91 @@ describe('Batcher after a server change', () => {
     expect(await first).toBe('answer1:1');
   });
 });
+
+describe('Batcher adaptive batch size', () => {
+  function held(maxWaitMs = 250) {
+    const clock = createManualClock();
+    const sent: string[][] = [];
+    const finishers: Array<() => void> = [];
+    const batcher = new Batcher<string>({
+      clock,
+      windowMs: 25,
+      maxWaitMs,
+      maxConcurrent: 4,
+      fallback: (ip) => `fallback:${ip}`,
+      send: (ips) => {
+        sent.push(ips);
+        return new Promise((resolve) => finishers.push(() => resolve({ kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) })));
+      },
+    });
+    return { clock, batcher, sent, finish: (i: number) => finishers[i]!() };
+  }
+
+  it('grows the next batch while a call is in flight, and sends it when the call answers', async () => {
+    const { clock, batcher, sent, finish } = held();
+    const ips = publicIps(40);
+    const answers: Promise<string>[] = [batcher.enqueue(ips[0]!, 'visible')];
+    await clock.advance(25);
+    expect(sent.map((b) => b.length)).toEqual([1]);
+    // IPs trickle in (a page scrolling): one every 10 ms, while the first call is out.
+    for (const ip of ips.slice(1, 20)) {
+      answers.push(batcher.enqueue(ip, 'visible'));
+      await clock.advance(10);
+    }
+    // The old code sent a call per 25 ms window here (7 more).
+    expect(sent.map((b) => b.length)).toEqual([1]);
+    finish(0);
+    await clock.advance(0);
+    expect(sent.map((b) => b.length)).toEqual([1, 19]);
+    finish(1);
+    await clock.advance(0);
+    expect((await Promise.all(answers)).length).toBe(20);
+  });
+
+  it('a partial batch waits at most maxWaitMs, a full one and a manual lookup not at all', async () => {
+    const { clock, batcher, sent } = held(250);
+    const ips = publicIps(200);
+    void batcher.enqueue(ips[0]!, 'visible');
+    await clock.advance(25);
+    void batcher.enqueue(ips[1]!, 'background');
+    await clock.advance(249);
+    expect(sent.map((b) => b.length)).toEqual([1]);
+    await clock.advance(1);
+    // The first call never answered: the grown batch leaves at its deadline anyway.
+    expect(sent.map((b) => b.length)).toEqual([1, 1]);
+    for (const ip of ips.slice(2, 102)) void batcher.enqueue(ip, 'visible');
+    await clock.advance(0);
+    expect(sent.map((b) => b.length)).toEqual([1, 1, 100]);
+    void batcher.enqueue(ips[150]!, 'manual');
+    await clock.advance(25);
+    expect(sent.at(-1)).toEqual([ips[150]]);
+  });
+
+  it('with paceMs, a fast server gets at most one partial call per paceMs while IPs trickle in', async () => {
+    const clock = createManualClock();
+    const sent: string[][] = [];
+    const batcher = new Batcher<string>({
+      clock,
+      windowMs: 25,
+      maxWaitMs: 250,
+      paceMs: 250,
+      fallback: (ip) => `fallback:${ip}`,
+      // Answers at once (a local server).
+      send: async (ips) => {
+        sent.push(ips);
+        return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
+      },
+    });
+    const ips = publicIps(60);
+    const answers: Promise<string>[] = [];
+    // One new IP every 20 ms for 1.2 s: the old code sent one call per 25 ms window (60 calls).
+    for (const ip of ips) {
+      answers.push(batcher.enqueue(ip, 'visible'));
+      await clock.advance(20);
+    }
+    await clock.advance(300);
+    expect((await Promise.all(answers)).length).toBe(60);
+    expect(sent.length).toBeLessThanOrEqual(7);
+    expect(new Set(sent.flat()).size).toBe(60);
+  });
+});

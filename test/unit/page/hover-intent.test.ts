@@ -94,4 +94,24 @@ describe('hover intent', () => {
     vi.advanceTimersByTime(1000);
     expect(events).toEqual([]);
   });
+
+  it('starts from a pointer already resting on an IP (the card loaded at the first hover)', () => {
+    const events: string[] = [];
+    createHoverIntent({
+      target: new EventTarget(),
+      hitTest: (x) => (x >= 100 && x <= 200 ? { item: 'a', rects: [rect(100, 10, 100, 20)] } : undefined),
+      onEnter: (t) => events.push(`enter ${t.item}`),
+      onLeave: () => events.push('leave'),
+      isOverCard: () => false,
+      restMs: 80,
+      openDelayMs: 300,
+      initialPointer: { x: 150, y: 20 },
+      setTimer: (fn, ms) => setTimeout(fn, ms) as unknown as number,
+      clearTimer: (id) => clearTimeout(id),
+    });
+    vi.advanceTimersByTime(299);
+    expect(events).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(events).toEqual(['enter a']);
+  });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyIp, findIps } from '@/lib/ip';
 import type { LookupResult } from '@/lib/lookup/types';
 import type { LookupSender } from '@/lib/page/lookup-queue';
@@ -34,7 +34,7 @@ const DATA: Record<string, LookupResult> = {
 
 function setup(
   html: string,
-  opts: { slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult> } = {},
+  opts: { findIps?: typeof findIps; slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult> } = {},
 ) {
   document.body.innerHTML = html;
   const env = fakeHighlighterEnv();
@@ -48,7 +48,7 @@ function setup(
   let flushes: (() => void)[] = [];
   const summaries: string[][] = [];
   const lens = new PageLens({
-    findIps,
+    findIps: opts.findIps ?? findIps,
     classifyIp,
     lookup,
     thresholds: DEFAULT_THRESHOLDS,
@@ -142,6 +142,29 @@ describe('PageLens', () => {
     expect(names('high')).toEqual([]);
     expect(lens.store.countOf('45.33.32.156')).toBe(0);
     expect(lens.pageIps().map((p) => p.ip)).toEqual(['185.220.101.1']);
+  });
+
+  it('a list re-rendered with the same text costs no new finding work', async () => {
+    const rows = '<li>login from 45.33.32.156</li><li>blocked 185.220.101.1</li><li>at 12:30:05</li>';
+    const find = vi.fn(findIps);
+    const { lens, vis, names, settle } = setup(`<ul id="list">${rows}</ul>`, { findIps: find });
+    await lens.start();
+    vis.reveal(vis.tracked.keys());
+    await lens.idle();
+    const calls = find.mock.calls.length;
+    expect(calls).toBeGreaterThan(0);
+    // A framework re-renders the whole list: new nodes, the same text.
+    document.getElementById('list')!.innerHTML = rows;
+    await settle();
+    vis.reveal(vis.tracked.keys());
+    await lens.idle();
+    expect(find.mock.calls.length).toBe(calls);
+    expect(names('high')).toEqual(['45.33.32.156']);
+    expect(names('critical')).toEqual(['185.220.101.1']);
+    // New text is still read.
+    document.getElementById('list')!.insertAdjacentHTML('beforeend', '<li>from 8.8.8.8</li>');
+    await settle();
+    expect(find.mock.calls.length).toBe(calls + 1);
   });
 
   it('recolours live when thresholds change and reports its risky IPs for the badge when they change', async () => {

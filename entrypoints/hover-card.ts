@@ -1,0 +1,12 @@
+/**
+ * The hover card's code, loaded at the first hover (see components/hover-card/lazy-card.ts):
+ * injected by the background into the frame whose content script asked (`cs:load-card`), in
+ * the content script's isolated world, where it hands the content script its factory. Built
+ * as `hover-card.js`; it registers nothing else and touches nothing on the page.
+ */
+import { createCardController } from '@/components/hover-card/card-controller';
+import { publishCardFactory } from '@/components/hover-card/lazy-card';
+
+export default defineUnlistedScript(() => {
+  publishCardFactory(createCardController);
+});

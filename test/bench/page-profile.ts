@@ -1,0 +1,163 @@
+/**
+ * `npm run bench page-profile`: where the content script's time goes on the 10,000-row page
+ * (registered site, one fresh browser). A readable build (WXT_NO_MINIFY=1, into
+ * .output-profile) keeps each module's `// lib/...` region, so a V8 CPU profile's samples map
+ * back to the module they ran in; the trace adds what the browser did inside our tasks
+ * (style recalculation, layout, IntersectionObserver computation) and the garbage collector.
+ * The result is a table by concern: text extraction, IP finding, range creation, highlight
+ * registration, IntersectionObserver work, messaging, style recalculation. Shares, not
+ * absolute times, are what to compare: the machine is shared.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startSimulator } from '../sim/server';
+import { armChecker, contentScriptTaskSet, NAME_SHIM, startTrace, waitScanned, withExtension, type BenchWindow, type ExtApi, type TraceEvent } from './page';
+
+const OUT = '.output-profile';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The concern each module belongs to (first match wins). */
+const CONCERNS: [RegExp, string][] = [
+  [/lib\/ip\/classify|lib\/ip\/special-ranges/, 'IP classification (private/public)'],
+  [/lib\/ip\//, 'IP finding (regex, validation, canonical form)'],
+  [/subtree-walk|scanner|skip-rules|mutation-queue|time-slicer|text-finder/, 'text extraction (walk, mutation queue)'],
+  [/occurrence-store/, 'occurrence store + range creation'],
+  [/highlighter|highlight-styles|static-styles/, 'highlight registration'],
+  [/near-tracker/, 'IntersectionObserver work (JS side)'],
+  [/message-client|extension-bridge|tab-listener|tab-messages|lookup-queue|webextension-polyfill|wxt\/dist/, 'messaging'],
+  [/page-lens|page-summary|severity|hit-test|navigation-watch/, 'page wiring, summary, recolouring'],
+];
+
+function buildReadable(): string {
+  const dir = path.resolve(OUT, 'chrome-mv3-e2e');
+  if (!process.env.BENCH_PROFILE_REUSE || !existsSync(path.join(dir, 'manifest.json'))) {
+    console.log(`Building a readable e2e build into ${OUT} …`);
+    execFileSync('npx', ['wxt', 'build', '--mode', 'e2e'], { stdio: 'ignore', env: { ...process.env, WXT_OUT_DIR: OUT, WXT_NO_MINIFY: '1' } });
+  }
+  return dir;
+}
+
+/** The module of each line of the readable content script, from its region comments. */
+function regionsOf(file: string): (line: number) => string {
+  const starts: { line: number; module: string }[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      const m = /^\t\/\/ ((?:lib|components|entrypoints|node_modules)\/\S+)$/.exec(text);
+      if (m) starts.push({ line: i, module: m[1]! });
+    });
+  return (line) => {
+    let found = '(bundle prelude)';
+    for (const s of starts) {
+      if (s.line > line) break;
+      found = s.module;
+    }
+    return found;
+  };
+}
+
+function concernOf(module: string): string {
+  return CONCERNS.find(([re]) => re.test(module))?.[1] ?? `other: ${module}`;
+}
+
+/** Self time per node id, in ms. */
+function selfTimes(profile: Profile): Map<number, number> {
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  return self;
+}
+
+export async function run(): Promise<void> {
+  const dir = buildReadable();
+  const scriptFile = path.join(dir, 'content-scripts/content.js');
+  const moduleAt = regionsOf(scriptFile);
+  const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
+  try {
+    await withExtension(sim, dir, async (context, ext, id) => {
+      const reply = await ext.evaluate(() =>
+        (globalThis as unknown as { chrome: ExtApi }).chrome.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } }),
+      );
+      if (!reply.ok) throw new Error(`Could not register the site: ${JSON.stringify(reply.error)}`);
+      const url = `${sim.origin}/pages/siem/big-table.html`;
+      const page = await context.newPage();
+      await page.addInitScript(NAME_SHIM);
+      await page.addInitScript(armChecker);
+      await page.goto(`${url}?rows=0`);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      const stopTrace = await startTrace(cdp);
+      await page.goto(url);
+      await page.waitForFunction(() => (window as BenchWindow).benchDoneAt !== undefined, null, { timeout: 180_000, polling: 250 });
+      await waitScanned(ext, url);
+      await page.waitForTimeout(500);
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+      const events = await stopTrace();
+      const scriptUrl = `chrome-extension://${id}/content-scripts/content.js`;
+
+      // JS self time by concern (samples in our file), plus the collector while we ran.
+      const byConcern = new Map<string, number>();
+      const byModule = new Map<string, number>();
+      const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+      const nodes = new Map(profile.nodes.map((nd) => [nd.id, nd]));
+      const parent = new Map<number, number>();
+      for (const nd of profile.nodes) for (const c of nd.children ?? []) parent.set(c, nd.id);
+      /** Nearest caller in our script: native DOM calls count for the module that made them. */
+      const ourFrame = (nodeId: number): ProfileNode | undefined => {
+        for (let cur: number | undefined = nodeId; cur !== undefined; cur = parent.get(cur)) {
+          const nd = nodes.get(cur)!;
+          if (nd.callFrame.url === scriptUrl) return nd;
+          if (nd.callFrame.url) return undefined; // the page's own code
+        }
+        return undefined;
+      };
+      for (const [nodeId, msSelf] of selfTimes(profile)) {
+        const frame = ourFrame(nodeId);
+        if (!frame) continue;
+        const module = moduleAt(frame.callFrame.lineNumber);
+        add(byModule, module, msSelf);
+        add(byConcern, concernOf(module), msSelf);
+      }
+
+      // Browser work inside our tasks (nested trace events).
+      const tasks = [...contentScriptTaskSet(events, scriptUrl)];
+      const inOurTasks = (e: TraceEvent) => tasks.some((t) => t.tid === e.tid && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + (t.dur ?? 0));
+      const traceSum = (names: string[], inside: boolean) =>
+        events.filter((e) => e.ph === 'X' && names.includes(e.name) && (!inside || inOurTasks(e))).reduce((s, e) => s + (e.dur ?? 0) / 1000, 0);
+      const taskMs = tasks.reduce((s, t) => s + (t.dur ?? 0) / 1000, 0);
+      const style = traceSum(['UpdateLayoutTree', 'RecalculateStyles'], true);
+      const layout = traceSum(['Layout'], true);
+      const io = traceSum(['IntersectionObserverController::computeIntersections', 'ComputeIntersections'], false);
+      const gc = traceSum(['MinorGC', 'MajorGC', 'V8.GC_SCAVENGER', 'V8.GCScavenger'], true);
+      const jsTotal = [...byConcern.values()].reduce((s, v) => s + v, 0);
+
+      console.log(`page-profile: big-table.html, registered site, one run. Content script tasks: ${tasks.length}, ${taskMs.toFixed(0)} ms in all.`);
+      console.log('  where the time goes (JS self time by module, sampled; browser work from the trace):');
+      const rows: [string, number][] = [
+        ...[...byConcern].sort((a, b) => b[1] - a[1]),
+        ['style recalculation inside our tasks', style],
+        ['layout inside our tasks (forced)', layout],
+        ['garbage collection inside our tasks', gc],
+        ['IntersectionObserver computation (browser, whole run)', io],
+      ];
+      for (const [k, v] of rows) console.log(`    ${k.padEnd(56)} ${v.toFixed(1).padStart(8)} ms  ${((100 * v) / taskMs).toFixed(1).padStart(5)} %`);
+      console.log(`    ${'(JS sampled in our script, total)'.padEnd(56)} ${jsTotal.toFixed(1).padStart(8)} ms`);
+      console.log('  top modules:');
+      for (const [k, v] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${k.padEnd(56)} ${v.toFixed(1).padStart(8)} ms`);
+    });
+  } finally {
+    await sim.close();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The two console scenarios of `npm run bench page`, on fixtures in test/fixtures/consoles/:
+ *   - virtual-grid.html: a virtualised grid (ag-grid / EUI style: a fixed pool of row elements
+ *     whose text is replaced) scrolled for a few seconds;
+ *   - live-tail.html: a 5,000-event list re-rendered every second (new events at the top,
+ *     every row's text replaced), scrolled slowly meanwhile.
+ * Each is run in a browser with the extension (site registered) and in one without, driven the
+ * same way. Reported per scenario: the share of newly visible IPs marked within 500 ms (an IP
+ * text node on screen counts once it stayed 500 ms or got its mark; "marked" is any highlight
+ * but pending: skipped private addresses count as marked), the page's long-task time with /
+ * without the extension, and bulk calls / the minimum the IPs asked needed (100 per call).
+ */
+import { chromium, type Page } from '@playwright/test';
+import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
+import type { Simulator } from '../sim/server';
+import { NAME_SHIM, VIEWPORT, withExtension, type ExtApi } from './page';
+
+export const SCENARIOS = [
+  { name: 'virtualised grid, scrolled', file: 'virtual-grid.html', stepPx: 40 },
+  { name: 'live tail re-rendered every 1 s, scrolled', file: 'live-tail.html', stepPx: 12 },
+] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+const SESSION_MS = Number(process.env.BENCH_SCENARIO_MS ?? 8000);
+const STEP_EVERY_MS = 50;
+const MARK_WITHIN_MS = 500;
+
+export interface ScenarioRun {
+  /** Newly visible IP text nodes counted, and those marked within 500 ms. */
+  eligible: number;
+  markedInTime: number;
+  longTaskMs: number;
+  bulkCalls: number;
+  ipsAsked: number;
+}
+
+type ScenarioWindow = Window & {
+  benchVisibleIpNodes(): (Text | null)[];
+  benchScrollBy(px: number): void;
+  benchResult?: { eligible: number; markedInTime: number; longTaskMs: number };
+};
+
+/** In the page: scrolls for the session while it watches marks appear and long tasks pass. */
+function drive([sessionMs, stepPx, stepEveryMs, withinMs]: [number, number, number, number]): Promise<NonNullable<ScenarioWindow['benchResult']>> {
+  const w = window as unknown as ScenarioWindow;
+  return new Promise((resolve) => {
+    let longTaskMs = 0;
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longTaskMs += e.duration;
+    });
+    observer.observe({ type: 'longtask' });
+    const seen = new Map<Text, { first: number; last: number; markedAt: number | null }>();
+    let stopped = false;
+    const frame = () => {
+      const now = performance.now();
+      const marked = new Set<Node>();
+      for (const [name, h] of CSS.highlights) {
+        if (!name.startsWith('ip-rep-') || name === 'ip-rep-pending') continue;
+        for (const r of h) marked.add((r as AbstractRange).startContainer);
+      }
+      for (const node of w.benchVisibleIpNodes()) {
+        if (!node) continue;
+        let s = seen.get(node);
+        if (!s) seen.set(node, (s = { first: now, last: now, markedAt: null }));
+        s.last = now;
+        if (s.markedAt === null && marked.has(node)) s.markedAt = now;
+      }
+      if (!stopped) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    const scroller = setInterval(() => w.benchScrollBy(stepPx), stepEveryMs);
+    setTimeout(() => {
+      clearInterval(scroller);
+      // Let the last ones have their 500 ms.
+      setTimeout(() => {
+        stopped = true;
+        observer.disconnect();
+        let eligible = 0;
+        let markedInTime = 0;
+        for (const s of seen.values()) {
+          const inTime = s.markedAt !== null && s.markedAt - s.first <= withinMs;
+          if (!inTime && s.last - s.first < withinMs) continue; // gone before it was due
+          eligible++;
+          if (inTime) markedInTime++;
+        }
+        resolve({ eligible, markedInTime, longTaskMs });
+      }, withinMs + 100);
+    }, sessionMs);
+  });
+}
+
+async function openAndDrive(page: Page, url: string, scenario: Scenario, settleMs: number) {
+  await page.addInitScript(NAME_SHIM);
+  await page.goto(url);
+  await page.waitForLoadState('load');
+  // The first screen is marked and the page is idle before the session starts.
+  await page.waitForTimeout(settleMs);
+  return page.evaluate(drive, [SESSION_MS, scenario.stepPx, STEP_EVERY_MS, MARK_WITHIN_MS] as [number, number, number, number]);
+}
+
+export async function runScenarioWithExtension(sim: Simulator, dir: string, scenario: Scenario): Promise<ScenarioRun> {
+  return withExtension(sim, dir, async (context, ext) => {
+    const reply = await ext.evaluate(() =>
+      (globalThis as unknown as { chrome: ExtApi }).chrome.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } }),
+    );
+    if (!reply.ok) throw new Error(`Could not register the site: ${JSON.stringify(reply.error)}`);
+    const from = Date.now();
+    const page = await context.newPage();
+    const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000);
+    const bulk = sim.requestLog.filter((r) => r.time >= from && r.path === '/checkIP/bulk');
+    return { ...result, bulkCalls: bulk.length, ipsAsked: bulk.reduce((s, r) => s + r.ips, 0) };
+  });
+}
+
+export async function runScenarioWithout(sim: Simulator, scenario: Scenario): Promise<ScenarioRun> {
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000);
+    return { ...result, bulkCalls: 0, ipsAsked: 0 };
+  } finally {
+    await browser.close();
+  }
+}
