@@ -7,7 +7,7 @@
  * The receiver validates the payload and the sender before acting, and always answers with a
  * `Reply` envelope, so a failure reaches the caller as a typed error instead of `undefined`.
  */
-import { z } from 'zod';
+import { z } from './zod';
 import type { ApiErrorData } from './api/errors';
 import type { AccountInfo, TestKeyResult } from './api/types';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';

@@ -4,7 +4,7 @@
  * devices, and the rest is per-browser console configuration.
  */
 import { storage } from 'wxt/utils/storage';
-import { z } from 'zod';
+import { z } from './zod';
 import { DEFAULT_SETTINGS, SITE_PATTERN, SITE_PATTERN_HINT } from './settings-defaults';
 
 export { DEFAULT_LOOKUP_POLICY, DEFAULT_SETTINGS } from './settings-defaults';
