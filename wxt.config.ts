@@ -11,6 +11,12 @@ import { defineConfig } from 'wxt';
  */
 const LOOPBACK_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
 
+/**
+ * Firefox's MV3 default for extension pages without `upgrade-insecure-requests` (see the
+ * manifest below) and without 'wasm-unsafe-eval', which we do not use.
+ */
+const FIREFOX_EXTENSION_PAGES_CSP = "script-src 'self'; object-src 'none'; base-uri 'none'";
+
 export default defineConfig({
   // Lets parallel e2e builds (and the demo) write to their own folder.
   outDir: process.env.WXT_OUT_DIR ?? '.output',
@@ -40,6 +46,10 @@ export default defineConfig({
     },
     ...(browser === 'firefox'
       ? {
+          // Firefox's default extension-page CSP adds `upgrade-insecure-requests`, which turns
+          // every call to an http:// API (a proxy on the LAN, as README allows) into https://
+          // and fails it. Ours is the same otherwise: no eval, no remote code, no plugins.
+          content_security_policy: { extension_pages: FIREFOX_EXTENSION_PAGES_CSP },
           browser_specific_settings: {
             gecko: {
               id: 'ip-reputation-lens@iplens.dev',
