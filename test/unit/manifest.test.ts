@@ -26,6 +26,8 @@ describe('manifest', () => {
     const gecko = (manifestFor('production', 'firefox').browser_specific_settings as { gecko: Record<string, unknown> }).gecko;
     expect(gecko.id).toBe('ip-reputation-lens@iplens.dev');
     expect(gecko.data_collection_permissions).toEqual({ required: ['websiteContent'] });
+    // The declared minimum is the version the Firefox e2e suite runs on (README says why).
+    expect(gecko.strict_min_version).toBe('153.0');
   });
 
   it('Firefox extension pages get a strict CSP that leaves http:// API calls alone', () => {
