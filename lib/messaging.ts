@@ -8,7 +8,7 @@
  * always answers with a `Reply` envelope (lib/protocol.ts). These zod schemas are the
  * background's; the content script checks its tab:* messages by hand (lib/page/tab-messages.ts).
  */
-import { z } from 'zod';
+import { z } from './zod';
 import type { AccountInfo, TestKeyResult } from './api/types';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
 import {

@@ -4,6 +4,7 @@
  * to `<html>` only while a card is open, outside `<body>`, so frameworks that own body's
  * children never meet it.
  */
+import { adoptSheet } from '@/lib/page/adopted-sheets';
 import { CARD_CSS, HOST_STYLE } from './card-styles';
 
 export const HOST_TAG = 'ip-reputation-lens';
@@ -23,9 +24,11 @@ export function createCardHost(doc: Document, extraCss: readonly string[] = []):
   const host = doc.createElement(HOST_TAG);
   host.setAttribute('style', HOST_STYLE);
   const shadow = host.attachShadow({ mode: 'closed' });
+  const css = [...extraCss, CARD_CSS].join('\n');
   const sheet = new (doc.defaultView ?? window).CSSStyleSheet();
-  sheet.replaceSync([...extraCss, CARD_CSS].join('\n'));
-  shadow.adoptedStyleSheets = [sheet];
+  sheet.replaceSync(css);
+  // A <style> in our own closed root where Firefox's Xray wrapper refuses adoption.
+  adoptSheet(shadow, sheet, css);
   const mount = doc.createElement('div');
   shadow.append(mount);
   return {

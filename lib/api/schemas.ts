@@ -4,7 +4,7 @@
  * fields, null limits); strict where a wrong shape means a broken server or a wrong URL (no
  * `details` object, a bulk answer without `results`, a score made of letters).
  */
-import { z } from 'zod';
+import { z } from '../zod';
 
 /** A number, or a string that is one (`"13.01131"`): some proxies stringify numbers. */
 const numeric = z.union([

@@ -5,7 +5,7 @@
  * reports are mirrored to storage.session because the service worker is stopped after idling,
  * and a frame reports only when its list changes.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { MAX_REPORTED_RISKY_IPS } from '../protocol';
 import { sessionValue, type SessionArea } from './session-value';
 

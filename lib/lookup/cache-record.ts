@@ -4,7 +4,7 @@
  * changes within hours, the ASN and country of an address within months (the detailed TTL).
  * A plain refresh of the reputation therefore keeps details that are still fresh.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import type { IpInfo, Reputation } from '../api/types';
 import type { LookupResult } from './types';
 

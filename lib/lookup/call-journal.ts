@@ -12,7 +12,7 @@
  *
  * Held per quota identity (base URL + key fingerprint): another key or server never paid for it.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 
 /** Where the journal outlives the worker (storage.session in the browser). */
 export interface CallJournalStore {

@@ -11,7 +11,7 @@
  * IP a page had already sent counts again if the cache cannot answer it (it failed, or
  * expired), which errs on the side of the quota.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import type { Clock, TimerHandle } from './clock';
 import { MemoryLru } from './memory-lru';
 

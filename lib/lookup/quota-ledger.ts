@@ -3,7 +3,7 @@
  * since, by our own cost model. It is persisted so a restarted service worker does not forget
  * what it spent, and tied to a fingerprint of the key so a new key starts a new ledger.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import type { QuotaScope } from '../api/account-limits';
 
 export { limitsFromAccount, type AccountLimits } from '../api/account-limits';

@@ -11,6 +11,7 @@
  * back (it runs on every batch of work).
  */
 import { highlightName, SEVERITIES, type Severity } from '../severity';
+import { adoptSheet, dropSheet, fallbackStyle, isApplied } from './adopted-sheets';
 import { highlightCss, type MarkStyle } from './highlight-styles';
 
 /** Higher paints on top when marks overlap; riskier wins. */
@@ -83,7 +84,10 @@ export class Highlighter {
   setStyle(style: MarkStyle): void {
     if (style === this.style) return;
     this.style = style;
-    this.sheet.replaceSync(highlightCss(SEVERITIES, style));
+    const css = highlightCss(SEVERITIES, style);
+    this.sheet.replaceSync(css);
+    // Roots that got a <style> fallback (Firefox Xray) need the new text too.
+    for (const root of this.roots) if (fallbackStyle(root)) adoptSheet(root, this.sheet, css);
   }
 
   get markStyle(): MarkStyle {
@@ -93,9 +97,7 @@ export class Highlighter {
   /** Adopts the mark styles into a document or an open shadow root we scan. */
   adoptInto(root: StyleRoot): void {
     this.roots.add(root);
-    if (!root.adoptedStyleSheets.includes(this.sheet)) {
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.sheet];
-    }
+    if (!isApplied(root, this.sheet)) adoptSheet(root, this.sheet, highlightCss(SEVERITIES, this.style));
   }
 
   /** Re-registers highlights and re-adopts the sheet if the page removed them. */
@@ -105,7 +107,7 @@ export class Highlighter {
       if (this.env.registry.get(name) !== h) this.env.registry.set(name, h);
     }
     for (const root of this.roots) {
-      if (!root.adoptedStyleSheets.includes(this.sheet)) this.adoptInto(root);
+      if (!isApplied(root, this.sheet)) this.adoptInto(root);
     }
   }
 
@@ -125,7 +127,7 @@ export class Highlighter {
       h.clear();
     }
     for (const root of this.roots) {
-      root.adoptedStyleSheets = root.adoptedStyleSheets.filter((s) => s !== this.sheet);
+      dropSheet(root, this.sheet);
     }
     this.roots.clear();
     this.current.clear();

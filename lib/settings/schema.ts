@@ -2,7 +2,7 @@
  * Every stored setting's type and validation, as zod schemas. Defaults: ./defaults.ts;
  * storage: ./store.ts.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { SITE_PATTERN, SITE_PATTERN_HINT } from './site-pattern';
 
 export const authHeaderSchema = z.enum(['authorization', 'x-api-key']);

@@ -26,5 +26,20 @@ describe('manifest', () => {
     const gecko = (manifestFor('production', 'firefox').browser_specific_settings as { gecko: Record<string, unknown> }).gecko;
     expect(gecko.id).toBe('ip-reputation-lens@iplens.dev');
     expect(gecko.data_collection_permissions).toEqual({ required: ['websiteContent'] });
+    // The declared minimum is the version the Firefox e2e suite runs on (README says why).
+    expect(gecko.strict_min_version).toBe('153.0');
+  });
+
+  it('Firefox extension pages get a strict CSP that leaves http:// API calls alone', () => {
+    const csp = (manifestFor('production', 'firefox').content_security_policy as { extension_pages: string }).extension_pages;
+    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    // Firefox's default carries upgrade-insecure-requests, which rewrites a proxy's http:// to https://.
+    expect(directives).not.toHaveProperty('upgrade-insecure-requests');
+    // Strict otherwise: only our own scripts, no eval, no remote code, no plugins or <base>.
+    expect(directives['script-src']).toEqual(["'self'"]);
+    expect(directives['object-src']).toEqual(["'none'"]);
+    expect(directives['base-uri']).toEqual(["'none'"]);
+    // Chromium's default extension-page CSP has no upgrade and is kept as it is.
+    expect(manifestFor('production')).not.toHaveProperty('content_security_policy');
   });
 });
