@@ -1,7 +1,7 @@
 /** Mark style (underline or background), with a live preview drawn like the page marks. */
 import { MarkPreview } from '@/components/mark-preview';
 import { SaveStatusLine } from '@/components/save-status';
-import type { SectionForm } from '@/lib/ui/section-form';
+import type { SectionForm } from '@/lib/ui/options/section-form';
 
 export type MarkStyleDraft = { style: string };
 

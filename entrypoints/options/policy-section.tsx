@@ -4,8 +4,8 @@
  */
 import { CheckboxField, TextField } from '@/components/fields';
 import { SaveStatusLine } from '@/components/save-status';
-import type { PolicyDraft } from '@/lib/ui/policy-form';
-import type { SectionForm } from '@/lib/ui/section-form';
+import type { PolicyDraft } from '@/lib/ui/options/policy-form';
+import type { SectionForm } from '@/lib/ui/options/section-form';
 import { formatCount } from '@/lib/format';
 
 type NumberKey = Exclude<keyof PolicyDraft, 'sendPrivate' | 'automatic'>;
