@@ -1,9 +1,8 @@
 /** Mark style (underline or background), with a live preview drawn like the page marks. */
 import { MarkPreview } from '@/components/mark-preview';
 import { SaveStatusLine } from '@/components/save-status';
+import type { MarkStyleDraft } from '@/lib/ui/options/options-stores';
 import type { SectionForm } from '@/lib/ui/options/section-form';
-
-export type MarkStyleDraft = { style: string };
 
 const CHOICES = [
   { value: 'underline', label: 'Underline', help: 'Coloured underline; the page keeps its look.' },
