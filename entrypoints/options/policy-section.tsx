@@ -23,6 +23,21 @@ const NUMBER_FIELDS: { key: NumberKey; label: string; help: string }[] = [
   { key: 'cacheMaxEntries', label: 'Cache size (entries)', help: 'The oldest entries go first when the cache is full.' },
 ];
 
+const TOGGLES: { key: 'sendPrivate' | 'automatic'; id: string; label: string; help: string }[] = [
+  {
+    key: 'sendPrivate',
+    id: 'policy-send-private',
+    label: 'Send private IPs',
+    help: 'Off: private, loopback and other non-public addresses are never sent to the API (they reveal your network).',
+  },
+  {
+    key: 'automatic',
+    id: 'policy-automatic',
+    label: 'Automatic lookups',
+    help: 'On: IPs on scanned pages are looked up without a click. Off: only what you look up yourself.',
+  },
+];
+
 export interface PolicySectionProps {
   form: SectionForm<'lookupPolicy', PolicyDraft>;
   cacheSize: number | null;
@@ -43,20 +58,9 @@ export function PolicySection({ form, cacheSize, clearing, cleared, onClearCache
   return (
     <section class="panel" aria-labelledby="policy-heading">
       <h2 id="policy-heading">Lookup policy</h2>
-      <CheckboxField
-        id="policy-send-private"
-        label="Send private IPs"
-        checked={draft.sendPrivate}
-        help="Off: private, loopback and other non-public addresses are never sent to the API (they reveal your network)."
-        onChange={toggle('sendPrivate')}
-      />
-      <CheckboxField
-        id="policy-automatic"
-        label="Automatic lookups"
-        checked={draft.automatic}
-        help="On: IPs on scanned pages are looked up without a click. Off: only what you look up yourself."
-        onChange={toggle('automatic')}
-      />
+      {TOGGLES.map((t) => (
+        <CheckboxField key={t.key} id={t.id} label={t.label} checked={draft[t.key]} help={t.help} onChange={toggle(t.key)} />
+      ))}
       <div class="field-grid">
         {NUMBER_FIELDS.map((f) => (
           <TextField

@@ -97,51 +97,48 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
     })();
   }
 
-  /** "Save": store, then verify with the free /account call. Call from the click handler. */
-  function save(): Promise<void> {
-    const saving = startSave();
+  /** Once `saving` has stored the fields (nothing if it failed), runs `next`; ends idle either way. */
+  function afterSave(saving: Promise<ApiFields | null> | null, next: (fields: ApiFields) => Promise<void> | void): Promise<void> {
     if (!saving) return Promise.resolve();
     return (async () => {
       try {
         const fields = await saving;
-        if (!fields) return;
-        if (!fields.apiKey) {
-          outcome.value = { kind: 'saved-no-key' };
-          return;
-        }
-        phase.value = 'verifying';
-        const reply = await services.send('ui:verify-key', {});
-        outcome.value = reply.ok
-          ? { kind: 'verified', account: reply.value }
-          : { kind: 'error', during: 'verify', error: reply.error };
+        if (fields) await next(fields);
       } finally {
         phase.value = 'idle';
       }
     })();
   }
 
+  /** "Save": store, then verify with the free /account call. Call from the click handler. */
+  function save(): Promise<void> {
+    return afterSave(startSave(), async (fields) => {
+      if (!fields.apiKey) {
+        outcome.value = { kind: 'saved-no-key' };
+        return;
+      }
+      phase.value = 'verifying';
+      const reply = await services.send('ui:verify-key', {});
+      outcome.value = reply.ok
+        ? { kind: 'verified', account: reply.value }
+        : { kind: 'error', during: 'verify', error: reply.error };
+    });
+  }
+
   /** "Test key": saves unsaved changes first (the background tests the stored key). */
   function test(): Promise<void> {
-    const saving = dirty.value ? startSave() : Promise.resolve(stored.value);
-    if (!saving) return Promise.resolve();
-    return (async () => {
-      try {
-        const fields = await saving;
-        if (!fields) return;
-        if (!fields.apiKey) {
-          outcome.value = { kind: 'error', during: 'test', error: { kind: 'missing-key', message: 'No API key is set.' } };
-          return;
-        }
-        phase.value = 'testing';
-        outcome.value = null;
-        const reply = await services.send('ui:test-key', {});
-        outcome.value = reply.ok
-          ? { kind: 'tested', result: reply.value }
-          : { kind: 'error', during: 'test', error: reply.error };
-      } finally {
-        phase.value = 'idle';
+    return afterSave(dirty.value ? startSave() : Promise.resolve(stored.value), async (fields) => {
+      if (!fields.apiKey) {
+        outcome.value = { kind: 'error', during: 'test', error: { kind: 'missing-key', message: 'No API key is set.' } };
+        return;
       }
-    })();
+      phase.value = 'testing';
+      outcome.value = null;
+      const reply = await services.send('ui:test-key', {});
+      outcome.value = reply.ok
+        ? { kind: 'tested', result: reply.value }
+        : { kind: 'error', during: 'test', error: reply.error };
+    });
   }
 
   return { apiBaseUrl, apiKey, authHeader, showKey, stored, phase, outcome, errors, valid, dirty, load, save, test };

@@ -19,6 +19,25 @@ function range(schema: z.ZodNumber): string {
   return kind;
 }
 
+/**
+ * Every number field of a section's draft against its object schema's shape: the values that
+ * parse, and a message for each field that does not.
+ */
+export function parseNumberFields<F extends string>(
+  draft: Record<F, string>,
+  fields: readonly F[],
+  shape: Record<F, unknown>,
+): { value: Partial<Record<F, number>>; errors: Partial<Record<F, string>> } {
+  const value: Partial<Record<F, number>> = {};
+  const errors: Partial<Record<F, string>> = {};
+  for (const field of fields) {
+    const parsed = parseNumberField(draft[field], shape[field] as z.ZodNumber);
+    if (parsed.ok) value[field] = parsed.value;
+    else errors[field] = parsed.message;
+  }
+  return { value, errors };
+}
+
 export function parseNumberField(text: string, schema: z.ZodNumber): FieldResult<number> {
   const trimmed = text.trim();
   if (!trimmed) return { ok: false, message: `Enter ${range(schema)}.` };

@@ -1,7 +1,6 @@
 /** The "Lookup policy" section: drafts as typed, parsed against lookupPolicySchema. */
-import type { z } from 'zod';
 import { lookupPolicySchema, type LookupPolicy } from '../../settings';
-import { parseNumberField } from './number-field';
+import { parseNumberFields } from './number-field';
 import type { ParseResult } from './section-form';
 
 export const POLICY_NUMBER_FIELDS = [
@@ -25,13 +24,8 @@ export function policyToDraft(p: LookupPolicy): PolicyDraft {
 }
 
 export function parsePolicyDraft(draft: PolicyDraft): ParseResult<PolicyDraft, LookupPolicy> {
-  const errors: Partial<Record<keyof PolicyDraft, string>> = {};
-  const value: Partial<LookupPolicy> = { sendPrivate: draft.sendPrivate, automatic: draft.automatic };
-  for (const field of POLICY_NUMBER_FIELDS) {
-    const parsed = parseNumberField(draft[field], lookupPolicySchema.shape[field] as z.ZodNumber);
-    if (parsed.ok) value[field] = parsed.value;
-    else errors[field] = parsed.message;
-  }
+  const { value: numbers, errors } = parseNumberFields(draft, POLICY_NUMBER_FIELDS, lookupPolicySchema.shape);
+  const value: Partial<LookupPolicy> = { sendPrivate: draft.sendPrivate, automatic: draft.automatic, ...numbers };
   if (Object.keys(errors).length) return { ok: false, errors };
   const whole = lookupPolicySchema.safeParse(value);
   if (!whole.success) return { ok: false, errors: { form: whole.error.issues[0]?.message ?? 'Invalid policy.' } };

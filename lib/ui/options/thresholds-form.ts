@@ -1,8 +1,7 @@
 /** The "Severity thresholds" section: four scores that must fall in order. */
-import type { z } from 'zod';
 import type { SeverityThresholds } from '../../severity';
 import { thresholdsSchema } from '../../settings';
-import { parseNumberField } from './number-field';
+import { parseNumberFields } from './number-field';
 import type { ParseResult } from './section-form';
 
 export const THRESHOLD_FIELDS = ['critical', 'high', 'medium', 'low'] as const;
@@ -13,13 +12,7 @@ export function thresholdsToDraft(t: SeverityThresholds): ThresholdsDraft {
 }
 
 export function parseThresholdsDraft(draft: ThresholdsDraft): ParseResult<ThresholdsDraft, SeverityThresholds> {
-  const errors: Partial<Record<keyof ThresholdsDraft | 'form', string>> = {};
-  const value: Partial<SeverityThresholds> = {};
-  for (const field of THRESHOLD_FIELDS) {
-    const parsed = parseNumberField(draft[field], thresholdsSchema.shape[field] as z.ZodNumber);
-    if (parsed.ok) value[field] = parsed.value;
-    else errors[field] = parsed.message;
-  }
+  const { value, errors } = parseNumberFields(draft, THRESHOLD_FIELDS, thresholdsSchema.shape);
   if (Object.keys(errors).length) return { ok: false, errors };
   const whole = thresholdsSchema.safeParse(value);
   if (!whole.success) {
