@@ -3,7 +3,7 @@
  * one button that helps (lib/ui/error-messages.ts holds the words).
  */
 import type { ReplyError } from '@/lib/protocol';
-import { describeError, type ErrorAction } from '@/lib/ui/error-messages';
+import { describeError, type ErrorAction } from '@/lib/ui/shared/error-messages';
 
 const ACTION_LABEL: Record<Exclude<ErrorAction, 'none'>, string> = {
   'open-options': 'Open settings',

@@ -3,9 +3,9 @@
  */
 import { useState } from 'preact/hooks';
 import type { SeverityThresholds } from '@/lib/severity';
-import type { IpRow } from '@/lib/ui/ip-rows';
-import { exportFileName, rowsToCsv, rowsToJson } from '@/lib/ui/export-rows';
-import { useServices } from '@/lib/ui/services-context';
+import type { IpRow } from '@/lib/ui/shared/ip-rows';
+import { exportFileName, rowsToCsv, rowsToJson } from '@/lib/ui/shared/export-rows';
+import { useServices } from '@/lib/ui/shared/services-context';
 
 export interface ExportBarProps {
   rows: readonly IpRow[];

@@ -5,8 +5,8 @@
 import { useId, useMemo, useState } from 'preact/hooks';
 import { formatCount, formatLastAttack, formatScore } from '@/lib/format';
 import { SEVERITIES, SEVERITY_LABEL, type Severity, type SeverityThresholds } from '@/lib/severity';
-import type { DetailsStore } from '@/lib/ui/details-store';
-import { describeError } from '@/lib/ui/error-messages';
+import type { DetailsStore } from '@/lib/ui/popup/details-store';
+import { describeError } from '@/lib/ui/shared/error-messages';
 import {
   COLUMNS,
   COLUMN_LABEL,
@@ -19,7 +19,7 @@ import {
   type Column,
   type IpRow,
   type SortState,
-} from '@/lib/ui/ip-rows';
+} from '@/lib/ui/shared/ip-rows';
 import { ErrorNotice } from './error-notice';
 import { ExportBar } from './export-bar';
 import { IpText } from './ip-text';

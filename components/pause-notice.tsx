@@ -4,8 +4,8 @@
  */
 import { formatAbsolute, formatRelative } from '@/lib/format';
 import type { LookupStatus } from '@/lib/lookup/types';
-import { describeError } from '@/lib/ui/error-messages';
-import { isoOrNull } from '@/lib/ui/export-rows';
+import { describeError } from '@/lib/ui/shared/error-messages';
+import { isoOrNull } from '@/lib/ui/shared/export-rows';
 
 export function PauseNotice({ status, now }: { status: LookupStatus; now: number }) {
   if (status.pausedUntil === null || status.pausedUntil <= now) return null;

@@ -4,7 +4,7 @@
  */
 import { useLayoutEffect } from 'preact/hooks';
 import type { QuotaSnapshot } from '@/lib/lookup/types';
-import { quotaView } from '@/lib/ui/quota-view';
+import { quotaView } from '@/lib/ui/shared/quota-view';
 
 export interface QuotaMeterProps {
   quota: QuotaSnapshot;

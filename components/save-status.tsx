@@ -1,5 +1,5 @@
 /** One line under an options section: saved, saving, or why nothing was saved. */
-import type { SaveStatus } from '@/lib/ui/section-form';
+import type { SaveStatus } from '@/lib/ui/options/section-form';
 
 export function SaveStatusLine({ status, formError }: { status: SaveStatus; formError?: string }) {
   let text = '';

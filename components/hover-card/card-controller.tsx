@@ -13,7 +13,7 @@ import { liveRange } from '@/lib/page/hit-test';
 import type { Occurrence } from '@/lib/page/occurrence-store';
 import type { SeverityThresholds } from '@/lib/severity';
 import { describeSkip } from '@/lib/format';
-import { describeError } from '@/lib/ui/error-messages';
+import { describeError } from '@/lib/ui/shared/error-messages';
 import detailsCss from '@/components/reputation-details.css?inline';
 import type { DetailsState } from './card-actions';
 import { createCardHost, type CardHost } from './card-host';

@@ -8,7 +8,7 @@ import { ReputationDetails } from '@/components/reputation-details';
 import { SeverityBadge } from '@/components/severity-badge';
 import type { LookupResult } from '@/lib/lookup/types';
 import type { SeverityThresholds } from '@/lib/severity';
-import { describeError } from '@/lib/ui/error-messages';
+import { describeError } from '@/lib/ui/shared/error-messages';
 
 export interface IpViewProps {
   ip: string;

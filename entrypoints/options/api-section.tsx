@@ -5,8 +5,8 @@
 import { ErrorNotice } from '@/components/error-notice';
 import { CheckboxField, TextField } from '@/components/fields';
 import type { AuthHeaderMode } from '@/lib/api/types';
-import { accountLines, testKeyLines, type InfoLine } from '@/lib/ui/account-view';
-import type { ApiForm } from '@/lib/ui/api-form';
+import { accountLines, testKeyLines, type InfoLine } from '@/lib/ui/options/account-view';
+import type { ApiForm } from '@/lib/ui/options/api-form';
 
 function Lines({ lines }: { lines: InfoLine[] }) {
   return (

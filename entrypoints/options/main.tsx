@@ -1,6 +1,6 @@
 import { render } from 'preact';
-import { createBrowserServices } from '@/lib/ui/browser-services';
-import { ServicesContext } from '@/lib/ui/services-context';
+import { createBrowserServices } from '@/lib/ui/shared/browser-services';
+import { ServicesContext } from '@/lib/ui/shared/services-context';
 import { OptionsApp } from './options-app';
 import '@/components/ui.css';
 import './style.css';

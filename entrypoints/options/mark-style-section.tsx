@@ -1,9 +1,8 @@
 /** Mark style (underline or background), with a live preview drawn like the page marks. */
 import { MarkPreview } from '@/components/mark-preview';
 import { SaveStatusLine } from '@/components/save-status';
-import type { SectionForm } from '@/lib/ui/section-form';
-
-export type MarkStyleDraft = { style: string };
+import type { MarkStyleDraft } from '@/lib/ui/options/options-stores';
+import type { SectionForm } from '@/lib/ui/options/section-form';
 
 const CHOICES = [
   { value: 'underline', label: 'Underline', help: 'Coloured underline; the page keeps its look.' },

@@ -1,93 +1,23 @@
 /**
  * The options page: API, sites to scan, lookup policy, thresholds, mark style, import/export.
- * It owns the section stores and keeps them in step with storage (another tab or the popup
- * may change a setting while this page is open).
+ * Its stores (lib/ui/options/options-stores.ts) keep in step with storage; this only renders.
  */
-import { signal } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
-import { type Settings } from '@/lib/settings';
-import { createApiForm } from '@/lib/ui/api-form';
-import { parsePolicyDraft, policyToDraft } from '@/lib/ui/policy-form';
-import { createSectionForm } from '@/lib/ui/section-form';
-import { useServices } from '@/lib/ui/services-context';
-import type { UiServices } from '@/lib/ui/services';
-import { originPatternForUrl } from '@/lib/ui/site-pattern';
-import { createSitesStore } from '@/lib/ui/sites-store';
-import { createStatusStore } from '@/lib/ui/status-store';
-import { parseThresholdsDraft, thresholdsToDraft } from '@/lib/ui/thresholds-form';
+import { createOptionsStores } from '@/lib/ui/options/options-stores';
+import { useServices } from '@/lib/ui/shared/services-context';
+import { originPatternForUrl } from '@/lib/ui/shared/site-pattern';
 import { ApiSection } from './api-section';
-import { MarkStyleSection, type MarkStyleDraft } from './mark-style-section';
+import { MarkStyleSection } from './mark-style-section';
 import { PolicySection } from './policy-section';
 import { SitesSection } from './sites-section';
 import { ThresholdsSection } from './thresholds-section';
 import { TransferSection } from './transfer-section';
 
-function createOptionsStores(services: UiServices) {
-  const save = services.settings.save;
-  return {
-    loaded: signal(false),
-    api: createApiForm(services),
-    sites: createSitesStore(services),
-    status: createStatusStore(services),
-    clearing: signal(false),
-    cleared: signal<number | null>(null),
-    policy: createSectionForm({ key: 'lookupPolicy', toDraft: policyToDraft, parse: parsePolicyDraft, save }),
-    thresholds: createSectionForm({ key: 'thresholds', toDraft: thresholdsToDraft, parse: parseThresholdsDraft, save }),
-    markStyle: createSectionForm<'markStyle', MarkStyleDraft>({
-      key: 'markStyle',
-      toDraft: (style) => ({ style }),
-      parse: (d) =>
-        d.style === 'underline' || d.style === 'background'
-          ? { ok: true, value: d.style }
-          : { ok: false, errors: { style: 'Choose underline or background.' } },
-      save,
-    }),
-  };
-}
-type OptionsStores = ReturnType<typeof createOptionsStores>;
-
-function loadAll(stores: OptionsStores, s: Settings, first: boolean): void {
-  if (first || !stores.api.dirty.value) stores.api.load(s);
-  stores.policy.load(s.lookupPolicy);
-  stores.thresholds.load(s.thresholds);
-  stores.markStyle.load(s.markStyle);
-  void stores.sites.load(s.sitesToScan);
-  stores.loaded.value = true;
-}
-
 export function OptionsApp() {
   const services = useServices();
   const stores = useMemo(() => createOptionsStores(services), [services]);
 
-  useEffect(() => {
-    let alive = true;
-    void services.settings.get().then((s) => alive && loadAll(stores, s, true));
-    void stores.status.load();
-    const unwatch = services.settings.watch(() => {
-      void services.settings.get().then((s) => alive && loadAll(stores, s, false));
-    });
-    return () => {
-      alive = false;
-      unwatch();
-    };
-  }, [stores]);
-
-  async function clearCache() {
-    stores.clearing.value = true;
-    try {
-      const reply = await services.send('ui:clear-cache', {});
-      if (reply.ok) stores.cleared.value = reply.value.cleared;
-      else stores.status.error.value = reply.error;
-      await stores.status.load();
-    } finally {
-      stores.clearing.value = false;
-    }
-  }
-
-  /** The background follows `sitesToScan` in storage (registration sync): only refresh here. */
-  async function reloadAfterImport() {
-    loadAll(stores, await services.settings.get(), true);
-  }
+  useEffect(() => stores.start(), [stores]);
 
   if (!stores.loaded.value) {
     return (
@@ -108,11 +38,11 @@ export function OptionsApp() {
         cacheSize={status?.cacheSize ?? null}
         clearing={stores.clearing.value}
         cleared={stores.cleared.value}
-        onClearCache={() => void clearCache()}
+        onClearCache={() => void stores.clearCache()}
       />
       <ThresholdsSection form={stores.thresholds} />
       <MarkStyleSection form={stores.markStyle} />
-      <TransferSection onImported={reloadAfterImport} />
+      <TransferSection onImported={stores.reloadAfterImport} />
     </main>
   );
 }

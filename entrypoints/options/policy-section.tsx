@@ -4,8 +4,8 @@
  */
 import { CheckboxField, TextField } from '@/components/fields';
 import { SaveStatusLine } from '@/components/save-status';
-import type { PolicyDraft } from '@/lib/ui/policy-form';
-import type { SectionForm } from '@/lib/ui/section-form';
+import type { PolicyDraft } from '@/lib/ui/options/policy-form';
+import type { SectionForm } from '@/lib/ui/options/section-form';
 import { formatCount } from '@/lib/format';
 
 type NumberKey = Exclude<keyof PolicyDraft, 'sendPrivate' | 'automatic'>;
@@ -21,6 +21,21 @@ const NUMBER_FIELDS: { key: NumberKey; label: string; help: string }[] = [
   { key: 'ttlNotFoundMinutes', label: 'Cache time for unknown IPs (minutes)', help: 'For IPs the database does not know.' },
   { key: 'ttlDetailedMinutes', label: 'Cache time for network details (minutes)', help: 'ASN, ISP and country change rarely.' },
   { key: 'cacheMaxEntries', label: 'Cache size (entries)', help: 'The oldest entries go first when the cache is full.' },
+];
+
+const TOGGLES: { key: 'sendPrivate' | 'automatic'; id: string; label: string; help: string }[] = [
+  {
+    key: 'sendPrivate',
+    id: 'policy-send-private',
+    label: 'Send private IPs',
+    help: 'Off: private, loopback and other non-public addresses are never sent to the API (they reveal your network).',
+  },
+  {
+    key: 'automatic',
+    id: 'policy-automatic',
+    label: 'Automatic lookups',
+    help: 'On: IPs on scanned pages are looked up without a click. Off: only what you look up yourself.',
+  },
 ];
 
 export interface PolicySectionProps {
@@ -43,20 +58,9 @@ export function PolicySection({ form, cacheSize, clearing, cleared, onClearCache
   return (
     <section class="panel" aria-labelledby="policy-heading">
       <h2 id="policy-heading">Lookup policy</h2>
-      <CheckboxField
-        id="policy-send-private"
-        label="Send private IPs"
-        checked={draft.sendPrivate}
-        help="Off: private, loopback and other non-public addresses are never sent to the API (they reveal your network)."
-        onChange={toggle('sendPrivate')}
-      />
-      <CheckboxField
-        id="policy-automatic"
-        label="Automatic lookups"
-        checked={draft.automatic}
-        help="On: IPs on scanned pages are looked up without a click. Off: only what you look up yourself."
-        onChange={toggle('automatic')}
-      />
+      {TOGGLES.map((t) => (
+        <CheckboxField key={t.key} id={t.id} label={t.label} checked={draft[t.key]} help={t.help} onChange={toggle(t.key)} />
+      ))}
       <div class="field-grid">
         {NUMBER_FIELDS.map((f) => (
           <TextField

@@ -3,8 +3,8 @@
  * for each site whether the access is granted, with a button to grant it when it is not.
  */
 import { ErrorNotice } from '@/components/error-notice';
-import type { SitesStore } from '@/lib/ui/sites-store';
-import { useServices } from '@/lib/ui/services-context';
+import type { SitesStore } from '@/lib/ui/options/sites-store';
+import { useServices } from '@/lib/ui/shared/services-context';
 
 export function SitesSection({ store, apiOrigin }: { store: SitesStore; apiOrigin: string | null }) {
   const services = useServices();

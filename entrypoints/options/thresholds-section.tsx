@@ -1,8 +1,8 @@
 /** Severity thresholds: the scores at which an IP becomes critical, high, medium or low. */
 import { TextField } from '@/components/fields';
 import { SaveStatusLine } from '@/components/save-status';
-import type { SectionForm } from '@/lib/ui/section-form';
-import { THRESHOLD_FIELDS, type ThresholdsDraft } from '@/lib/ui/thresholds-form';
+import type { SectionForm } from '@/lib/ui/options/section-form';
+import { THRESHOLD_FIELDS, type ThresholdsDraft } from '@/lib/ui/options/thresholds-form';
 
 const LABELS: Record<keyof ThresholdsDraft, string> = {
   critical: 'Critical from score',

@@ -3,9 +3,9 @@
  * a team the same thresholds and sites. Import is all-or-nothing.
  */
 import { useState } from 'preact/hooks';
-import { exportFileName } from '@/lib/ui/export-rows';
-import { useServices } from '@/lib/ui/services-context';
-import { parseSettingsFile, settingsToFile } from '@/lib/ui/settings-file';
+import { exportFileName } from '@/lib/ui/shared/export-rows';
+import { useServices } from '@/lib/ui/shared/services-context';
+import { parseSettingsFile, settingsToFile } from '@/lib/ui/options/settings-file';
 
 type Result = { ok: true; lines: string[] } | { ok: false; lines: string[] };
 

@@ -11,9 +11,9 @@ import { describeSkip } from '@/lib/format';
 import type { LookupResult } from '@/lib/lookup/types';
 import type { ReplyError } from '@/lib/protocol';
 import type { SeverityThresholds } from '@/lib/severity';
-import type { DetailsStore } from '@/lib/ui/details-store';
-import { describeError } from '@/lib/ui/error-messages';
-import type { LookupStore, TextSummary } from '@/lib/ui/lookup-store';
+import type { DetailsStore } from '@/lib/ui/popup/details-store';
+import { describeError } from '@/lib/ui/shared/error-messages';
+import type { LookupStore, TextSummary } from '@/lib/ui/popup/lookup-store';
 
 export interface LookupSectionProps {
   store: LookupStore;

@@ -1,9 +1,9 @@
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
-import { createBrowserServices } from '@/lib/ui/browser-services';
-import { createPopupStores } from '@/lib/ui/popup-stores';
-import { ServicesContext } from '@/lib/ui/services-context';
-import { localStatusMemo } from '@/lib/ui/status-memo';
+import { createBrowserServices } from '@/lib/ui/shared/browser-services';
+import { createPopupStores } from '@/lib/ui/popup/popup-stores';
+import { ServicesContext } from '@/lib/ui/shared/services-context';
+import { localStatusMemo } from '@/lib/ui/shared/status-memo';
 import { PopupApp } from './popup-app';
 import '@/components/reputation-details.css';
 import '@/components/ui.css';

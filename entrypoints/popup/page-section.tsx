@@ -6,9 +6,9 @@ import { useLayoutEffect } from 'preact/hooks';
 import { ErrorNotice } from '@/components/error-notice';
 import { IpList } from '@/components/ip-list';
 import type { SeverityThresholds } from '@/lib/severity';
-import type { DetailsStore } from '@/lib/ui/details-store';
-import type { PageStore } from '@/lib/ui/page-store';
-import { useServices } from '@/lib/ui/services-context';
+import type { DetailsStore } from '@/lib/ui/popup/details-store';
+import type { PageStore } from '@/lib/ui/popup/page-store';
+import { useServices } from '@/lib/ui/shared/services-context';
 
 export interface PageSectionProps {
   store: PageStore;

@@ -7,9 +7,9 @@ import { ErrorNotice } from '@/components/error-notice';
 import { PauseNotice } from '@/components/pause-notice';
 import { QuotaMeter } from '@/components/quota-meter';
 import { DEFAULT_SETTINGS } from '@/lib/settings/defaults';
-import { markRendered, PERF_MARKS } from '@/lib/ui/perf-marks';
-import { createPopupStores, type PopupStores } from '@/lib/ui/popup-stores';
-import { useServices } from '@/lib/ui/services-context';
+import { markRendered, PERF_MARKS } from '@/lib/ui/popup/perf-marks';
+import { createPopupStores, type PopupStores } from '@/lib/ui/popup/popup-stores';
+import { useServices } from '@/lib/ui/shared/services-context';
 import { LookupSection } from './lookup-section';
 import { PageSection } from './page-section';
 

@@ -5,40 +5,24 @@
  */
 import { storage } from 'wxt/utils/storage';
 import { DEFAULT_SETTINGS } from './defaults';
-import { settingsSchema, type LookupPolicy, type SettingKey, type Settings } from './schema';
+import { settingsSchema, type SettingKey, type Settings } from './schema';
 
 /** Bump with a migration when a stored shape changes. */
 const VERSION = 1;
 
+/** One stored value: `local:<key>`, its default as fallback, the current version. */
+function settingItem<K extends keyof Settings>(key: K) {
+  return storage.defineItem<Settings[K]>(`local:${key}`, { fallback: DEFAULT_SETTINGS[key], version: VERSION });
+}
+
 export const settingItems = {
-  apiBaseUrl: storage.defineItem<string>('local:apiBaseUrl', {
-    fallback: DEFAULT_SETTINGS.apiBaseUrl,
-    version: VERSION,
-  }),
-  apiKey: storage.defineItem<string>('local:apiKey', {
-    fallback: DEFAULT_SETTINGS.apiKey,
-    version: VERSION,
-  }),
-  authHeader: storage.defineItem<Settings['authHeader']>('local:authHeader', {
-    fallback: DEFAULT_SETTINGS.authHeader,
-    version: VERSION,
-  }),
-  sitesToScan: storage.defineItem<string[]>('local:sitesToScan', {
-    fallback: DEFAULT_SETTINGS.sitesToScan,
-    version: VERSION,
-  }),
-  lookupPolicy: storage.defineItem<LookupPolicy>('local:lookupPolicy', {
-    fallback: DEFAULT_SETTINGS.lookupPolicy,
-    version: VERSION,
-  }),
-  thresholds: storage.defineItem<Settings['thresholds']>('local:thresholds', {
-    fallback: DEFAULT_SETTINGS.thresholds,
-    version: VERSION,
-  }),
-  markStyle: storage.defineItem<Settings['markStyle']>('local:markStyle', {
-    fallback: DEFAULT_SETTINGS.markStyle,
-    version: VERSION,
-  }),
+  apiBaseUrl: settingItem('apiBaseUrl'),
+  apiKey: settingItem('apiKey'),
+  authHeader: settingItem('authHeader'),
+  sitesToScan: settingItem('sitesToScan'),
+  lookupPolicy: settingItem('lookupPolicy'),
+  thresholds: settingItem('thresholds'),
+  markStyle: settingItem('markStyle'),
 } satisfies { [K in keyof Settings]: unknown };
 
 /**

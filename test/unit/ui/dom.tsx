@@ -1,8 +1,8 @@
 /** Small DOM helpers for rendering the popup and options with happy-dom. */
 import { render, type ComponentChild } from 'preact';
 import { act } from 'preact/test-utils';
-import { ServicesContext } from '@/lib/ui/services-context';
-import type { UiServices } from '@/lib/ui/services';
+import { ServicesContext } from '@/lib/ui/shared/services-context';
+import type { UiServices } from '@/lib/ui/shared/services';
 import { settle } from './fake-services';
 
 export async function mount(node: ComponentChild, services: UiServices): Promise<HTMLElement> {

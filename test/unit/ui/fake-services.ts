@@ -5,7 +5,7 @@
 import type { MessagePayload, MessageReplies, MessageType } from '@/lib/messaging';
 import type { Reply } from '@/lib/protocol';
 import { DEFAULT_SETTINGS, settingsSchema, type Settings, type SettingKey } from '@/lib/settings';
-import type { TabInfo, UiServices } from '@/lib/ui/services';
+import type { TabInfo, UiServices } from '@/lib/ui/shared/services';
 
 type Handler<T extends MessageType> = (payload: MessagePayload<T>) => Reply<MessageReplies[T]> | Promise<Reply<MessageReplies[T]>>;
 export type FakeHandlers = { [T in MessageType]?: Handler<T> };

@@ -1,0 +1,148 @@
+/**
+ * The popup's "This page": the IPs the tab's content script found, and the actions that start
+ * or stop scanning. A tab without our content script is normal (a site not in "Sites to scan"),
+ * not an error: it gets "Scan this page" and "Scan this site".
+ */
+import { computed, signal } from '@preact/signals';
+import type { ReplyError } from '../../protocol';
+import type { IpRow } from '../shared/ip-rows';
+import { markTime, PERF_MARKS } from './perf-marks';
+import type { TabInfo, UiServices } from '../shared/services';
+import { patternMatchesUrl, sitePatternForUrl } from '../shared/site-pattern';
+
+export type PageState =
+  | { phase: 'loading' }
+  | { phase: 'no-tab' }
+  | { phase: 'unsupported'; tab: TabInfo }
+  | { phase: 'not-scanned'; tab: TabInfo }
+  | { phase: 'ready'; tab: TabInfo; url: string; title: string; rows: IpRow[]; scanning: boolean };
+
+export type PageAction = 'scan-page' | 'scan-site' | 'stop-site';
+
+/** Pages an extension may never script: the browser's own, the web store, other extensions. */
+export function isScannableUrl(url: string | undefined): boolean {
+  if (url === undefined) return true; // unknown without activeTab: try the content script
+  return /^(https?|file):/i.test(url) && !/^https:\/\/(chrome\.google\.com\/webstore|chromewebstore\.google\.com)/i.test(url);
+}
+
+export function createPageStore(services: Pick<UiServices, 'send' | 'sendToTab' | 'currentTab'>, initialPatterns: string[] = []) {
+  const state = signal<PageState>({ phase: 'loading' });
+  const patterns = signal<string[]>(initialPatterns);
+  const busy = signal<PageAction | null>(null);
+  const actionError = signal<ReplyError | null>(null);
+  const notice = signal<string | null>(null);
+  let tab: TabInfo | null = null;
+
+  const url = computed(() => {
+    const s = state.value;
+    return s.phase === 'ready' ? s.url || s.tab.url : 'tab' in s ? s.tab.url : undefined;
+  });
+  const sitePattern = computed(() => sitePatternForUrl(url.value));
+  const matchingPatterns = computed(() => patterns.value.filter((p) => patternMatchesUrl(p, url.value)));
+
+  async function ask(current: TabInfo): Promise<void> {
+    const reply = await services.sendToTab(current.id, 'tab:get-page-ips', {});
+    markTime(PERF_MARKS.pageAnswered);
+    if (tab?.id !== current.id) return;
+    if (!reply.ok) {
+      // No content script in this tab (or it went away with a navigation).
+      state.value = { phase: 'not-scanned', tab: current };
+      return;
+    }
+    const { url: pageUrl, title, ips, scanning } = reply.value;
+    state.value = {
+      phase: 'ready',
+      tab: current,
+      url: pageUrl,
+      title,
+      scanning,
+      rows: ips.map((p) => ({ ip: p.ip, count: p.count, result: p.result })),
+    };
+  }
+
+  async function load(): Promise<void> {
+    tab = await services.currentTab();
+    markTime(PERF_MARKS.tabKnown);
+    if (!tab) {
+      state.value = { phase: 'no-tab' };
+      return;
+    }
+    if (!isScannableUrl(tab.url)) {
+      state.value = { phase: 'unsupported', tab };
+      return;
+    }
+    await ask(tab);
+  }
+
+  /** Re-reads the list (results arrive while the popup is open). */
+  async function refresh(): Promise<void> {
+    if (tab && (state.value.phase === 'ready' || state.value.phase === 'not-scanned')) await ask(tab);
+  }
+
+  async function run(action: PageAction, work: () => Promise<ReplyError | null>): Promise<void> {
+    busy.value = action;
+    actionError.value = null;
+    notice.value = null;
+    try {
+      actionError.value = await work();
+    } finally {
+      busy.value = null;
+    }
+  }
+
+  function scanPage(): Promise<void> {
+    return run('scan-page', async () => {
+      if (!tab) return null;
+      const reply = await services.send('ui:scan-tab', { tabId: tab.id });
+      if (!reply.ok) return reply.error;
+      await ask(tab);
+      return null;
+    });
+  }
+
+  /**
+   * `granted` is the permissions.request promise, started in the click handler (user gesture).
+   * Chrome closes the popup while a permission prompt is up, so nothing after an await is sure
+   * to run: the site joins the list in the same task as the request, and the background
+   * registers it when the permission arrives (permissions.onAdded). A refusal seen while the
+   * popup is still open takes the site out again.
+   */
+  function scanSite(pattern: string, granted: Promise<boolean>): Promise<void> {
+    const added = services.send('ui:set-site-scanning', { pattern, enabled: true });
+    return run('scan-site', async () => {
+      const [ok, reply] = await Promise.all([granted.catch(() => false), added]);
+      if (!reply.ok) return reply.error;
+      patterns.value = reply.value.patterns;
+      if (!ok) {
+        const undo = await services.send('ui:set-site-scanning', { pattern, enabled: false });
+        if (undo.ok) patterns.value = undo.value.patterns;
+        notice.value = `Permission for ${pattern} was not granted, so this site is not scanned automatically.`;
+        return null;
+      }
+      // Registration applies to the next page loads; scan the page in front of the analyst now.
+      if (tab && state.value.phase !== 'ready') {
+        const scan = await services.send('ui:scan-tab', { tabId: tab.id });
+        if (!scan.ok) return scan.error;
+      }
+      if (tab) await ask(tab);
+      notice.value = `Pages on ${pattern} are now scanned when they load.`;
+      return null;
+    });
+  }
+
+  function stopSite(): Promise<void> {
+    return run('stop-site', async () => {
+      for (const pattern of matchingPatterns.value) {
+        const reply = await services.send('ui:set-site-scanning', { pattern, enabled: false });
+        if (!reply.ok) return reply.error;
+        patterns.value = reply.value.patterns;
+      }
+      notice.value = 'This site is no longer scanned automatically. Marks stay until the page reloads.';
+      if (tab) await ask(tab);
+      return null;
+    });
+  }
+
+  return { state, patterns, busy, actionError, notice, sitePattern, matchingPatterns, load, refresh, scanPage, scanSite, stopSite };
+}
+export type PageStore = ReturnType<typeof createPageStore>;

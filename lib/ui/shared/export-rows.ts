@@ -1,0 +1,113 @@
+/**
+ * Export of the popup's current list as CSV or JSON: every field of every row, dates as ISO
+ * 8601 (UTC). Both formats come from one flat record so they always carry the same fields.
+ */
+import type { IpInfo } from '../../api/types';
+import type { SeverityThresholds } from '../../severity';
+import { toCsv } from './csv';
+import { foundData, rowSeverity, type IpRow } from './ip-rows';
+
+const IP_INFO_FIELDS = [
+  'asn',
+  'as_name',
+  'as_domain',
+  'country_code',
+  'country',
+  'continent_code',
+  'continent',
+  'isp',
+] as const satisfies readonly (keyof IpInfo)[];
+
+export const EXPORT_FIELDS = [
+  'ip',
+  'seen',
+  'severity',
+  'status',
+  'score',
+  'threat_level',
+  'reputation',
+  'total_hits',
+  'last_attack',
+  'description',
+  'whitelisted',
+  'whitelist_description',
+  'whitelist_note',
+  'whitelist_value',
+  'whitelist_entry',
+  ...IP_INFO_FIELDS,
+  'skip_reason',
+  'error_kind',
+  'error_status',
+  'error_message',
+  'fetched_at',
+] as const;
+export type ExportField = (typeof EXPORT_FIELDS)[number];
+export type ExportRecord = Record<ExportField, string | number | boolean | null>;
+
+export function isoOrNull(epochMs: number | null | undefined): string | null {
+  if (typeof epochMs !== 'number' || !Number.isFinite(epochMs)) return null;
+  const date = new Date(epochMs);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+export function toExportRecord(row: IpRow, thresholds: SeverityThresholds): ExportRecord {
+  const result = row.result;
+  const data = foundData(row);
+  const record = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, null])) as ExportRecord;
+  record.ip = row.ip;
+  record.seen = row.count;
+  record.severity = rowSeverity(row, thresholds);
+  record.status = result?.status ?? 'pending';
+  if (data) {
+    record.score = data.score;
+    record.threat_level = data.threatLevel;
+    record.reputation = data.reputation;
+    record.total_hits = data.totalHits;
+    record.last_attack = data.lastAttack;
+    record.description = data.description;
+    record.whitelisted = data.whitelisted;
+    record.whitelist_description = data.whitelist?.description ?? null;
+    record.whitelist_note = data.whitelist?.note ?? null;
+    record.whitelist_value = data.whitelist?.value ?? null;
+    record.whitelist_entry = data.whitelist?.entry ? JSON.stringify(data.whitelist.entry) : null;
+    for (const field of IP_INFO_FIELDS) record[field] = data.ipInfo?.[field] ?? null;
+  }
+  if (result?.status === 'found' || result?.status === 'not-found') record.fetched_at = isoOrNull(result.fetchedAt);
+  if (result?.status === 'skipped') record.skip_reason = result.reason;
+  if (result?.status === 'error') {
+    record.error_kind = result.error.kind;
+    record.error_status = result.error.status ?? null;
+    record.error_message = result.error.message;
+  }
+  return record;
+}
+
+export function rowsToCsv(rows: readonly IpRow[], thresholds: SeverityThresholds): string {
+  return toCsv(
+    EXPORT_FIELDS,
+    rows.map((row) => {
+      const record = toExportRecord(row, thresholds);
+      return EXPORT_FIELDS.map((f) => record[f]);
+    }),
+  );
+}
+
+export function rowsToJson(
+  rows: readonly IpRow[],
+  thresholds: SeverityThresholds,
+  meta: { source: string; exportedAt: number },
+): string {
+  const items = rows.map((row) => toExportRecord(row, thresholds));
+  return `${JSON.stringify({ source: meta.source, exportedAt: isoOrNull(meta.exportedAt), count: items.length, items }, null, 2)}\n`;
+}
+
+/** `ip-reputation-<what>-20250101-120000.csv`, in local time (the analyst's clock). */
+export function exportFileName(what: string, epochMs: number, extension: 'csv' | 'json'): string {
+  const d = new Date(epochMs);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const stamp = Number.isNaN(d.getTime())
+    ? 'export'
+    : `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
+  const slug = what.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'list';
+  return `ip-reputation-${slug}-${stamp}.${extension}`;
+}

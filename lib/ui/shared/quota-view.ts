@@ -1,0 +1,82 @@
+/**
+ * What the quota meter says: used / limit, where the reserve starts, and what the state means
+ * for automatic lookups (the reason an analyst sees grey "not looked up" marks on a page).
+ */
+import { formatAbsolute, formatCount, formatRelative } from '../../format';
+import type { QuotaSnapshot, QuotaState } from '../../lookup/types';
+import { isoOrNull } from './export-rows';
+
+export const QUOTA_TEXT: Record<QuotaState, { label: string; meaning: string }> = {
+  ok: {
+    label: 'OK',
+    meaning: 'Automatic lookups run on scanned pages.',
+  },
+  low: {
+    label: 'Running low',
+    meaning: 'Automatic lookups still run, but the reserve is close. Manual lookups always may use it.',
+  },
+  'reserve-reached': {
+    label: 'Reserve reached',
+    meaning: 'Automatic lookups are paused to keep the reserve for your manual lookups.',
+  },
+  exhausted: {
+    label: 'Exhausted',
+    meaning: 'The usage limit is reached: no lookups, automatic or manual, until the period resets.',
+  },
+  unknown: {
+    label: 'Unknown',
+    meaning: 'Usage has not been read from the server yet. Automatic lookups run; refresh to check.',
+  },
+};
+
+export interface QuotaView {
+  state: QuotaState;
+  label: string;
+  meaning: string;
+  /** "123 of 1,000 used", "123 used (no limit)" or "Usage unknown". */
+  usage: string;
+  /** 0-100, or null when there is no limit to compare with. */
+  usedPercent: number | null;
+  /** Where the reserve starts on the bar (0-100 from the left), or null. */
+  reserveAt: number | null;
+  reserveText: string | null;
+  /** Which limit applies: the key's own or the organisation's pool; null when not known yet. */
+  scopeText: string | null;
+  /** "Updated 2 minutes ago (2025-01-01 12:00:00 UTC)" or "Never updated". */
+  refreshed: string;
+  detail: string | null;
+}
+
+function clampPercent(value: number): number {
+  return Math.min(100, Math.max(0, value));
+}
+
+export function quotaView(q: QuotaSnapshot, now: number): QuotaView {
+  const text = QUOTA_TEXT[q.state] ?? QUOTA_TEXT.unknown;
+  const hasLimit = !q.unlimited && typeof q.limit === 'number' && q.limit > 0;
+  const used = typeof q.used === 'number' ? q.used : null;
+  let usage: string;
+  if (used === null) usage = 'Usage unknown';
+  else if (hasLimit) usage = `${formatCount(used)} of ${formatCount(q.limit)} used`;
+  else usage = `${formatCount(used)} used (no limit)`;
+
+  const usedPercent = hasLimit && used !== null ? clampPercent((used / q.limit!) * 100) : null;
+  const reserveAt =
+    hasLimit && typeof q.reserve === 'number' && q.reserve > 0 ? clampPercent(((q.limit! - q.reserve) / q.limit!) * 100) : null;
+  const reserveText =
+    reserveAt !== null ? `Reserve: the last ${formatCount(q.reserve)} requests are kept for manual lookups.` : null;
+
+  const scopeText =
+    q.scope === 'key'
+      ? "Limit: this key's own."
+      : q.scope === 'organization'
+        ? q.unlimited
+          ? "Limit: none (the organisation's pool is unlimited)."
+          : "Limit: the organisation's pool, shared with its other keys (this key has no limit of its own)."
+        : null;
+
+  const iso = isoOrNull(q.refreshedAt);
+  const relative = formatRelative(iso, now);
+  const refreshed = relative ? `Updated ${relative} (${formatAbsolute(iso)})` : 'Never updated';
+  return { state: q.state, ...text, usage, usedPercent, reserveAt, reserveText, scopeText, refreshed, detail: q.detail };
+}

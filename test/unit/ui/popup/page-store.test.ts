@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createPageStore, isScannableUrl } from '@/lib/ui/popup/page-store';
+import { createFakeServices, ok } from '../fake-services';
+import { found } from '../samples';
+
+const PAGE = { url: 'https://siem.example/app', title: 'Alerts', scanning: true, ips: [{ ip: '1.2.3.4', version: 4 as const, count: 2, result: found('1.2.3.4') }] };
+
+describe('page store', () => {
+  it('lists what the content script found', async () => {
+    const services = createFakeServices();
+    services.tab = { id: 7, url: 'https://siem.example/app' };
+    services.tabHandlers['tab:get-page-ips'] = () => ok(PAGE);
+    const store = createPageStore(services);
+    await store.load();
+    expect(services.tabSent).toEqual([{ tabId: 7, type: 'tab:get-page-ips', payload: {} }]);
+    expect(store.state.value).toMatchObject({ phase: 'ready', title: 'Alerts', rows: [{ ip: '1.2.3.4', count: 2 }] });
+    expect(store.sitePattern.value).toBe('https://siem.example/*');
+  });
+
+  it('tells apart no tab, a browser page and a page without the content script', async () => {
+    const services = createFakeServices();
+    const store = createPageStore(services);
+    await store.load();
+    expect(store.state.value.phase).toBe('no-tab');
+    services.tab = { id: 1, url: 'chrome://settings' };
+    await store.load();
+    expect(store.state.value.phase).toBe('unsupported');
+    services.tab = { id: 2, url: 'https://other.example/' };
+    await store.load();
+    expect(store.state.value.phase).toBe('not-scanned');
+    expect(isScannableUrl('https://chromewebstore.google.com/detail/x')).toBe(false);
+    expect(isScannableUrl(undefined)).toBe(true);
+  });
+
+  it('scans the page once, then lists it', async () => {
+    const services = createFakeServices();
+    services.tab = { id: 3, url: 'https://siem.example/app' };
+    const store = createPageStore(services);
+    await store.load();
+    expect(store.state.value.phase).toBe('not-scanned');
+    services.handlers['ui:scan-tab'] = () => {
+      services.tabHandlers['tab:get-page-ips'] = () => ok(PAGE);
+      return ok({ injected: true });
+    };
+    await store.scanPage();
+    expect(services.sent).toEqual([{ type: 'ui:scan-tab', payload: { tabId: 3 } }]);
+    expect(store.state.value.phase).toBe('ready');
+  });
+
+  it('scans the site only when the permission is granted, and stops it again', async () => {
+    const services = createFakeServices();
+    services.tab = { id: 3, url: 'https://siem.example/app' };
+    services.tabHandlers['tab:get-page-ips'] = () => ok(PAGE);
+    let patterns: string[] = [];
+    services.handlers['ui:set-site-scanning'] = ({ pattern, enabled }) => {
+      patterns = enabled ? [...patterns, pattern] : patterns.filter((p) => p !== pattern);
+      return ok({ patterns });
+    };
+    const store = createPageStore(services);
+    await store.load();
+
+    const enable = { type: 'ui:set-site-scanning', payload: { pattern: 'https://siem.example/*', enabled: true } };
+    const disable = { type: 'ui:set-site-scanning', payload: { pattern: 'https://siem.example/*', enabled: false } };
+
+    // Refused: the site was listed at once (the popup may close under the prompt), then removed.
+    const refused = store.scanSite('https://siem.example/*', Promise.resolve(false));
+    expect(services.sent).toEqual([enable]); // sent in the click's own task, before any await
+    await refused;
+    expect(services.sent).toEqual([enable, disable]);
+    expect(store.matchingPatterns.value).toEqual([]);
+    expect(store.notice.value).toContain('not granted');
+
+    services.sent.length = 0;
+    await store.scanSite('https://siem.example/*', Promise.resolve(true));
+    expect(services.sent).toEqual([enable]);
+    expect(store.matchingPatterns.value).toEqual(['https://siem.example/*']);
+
+    await store.stopSite();
+    expect(services.sent.at(-1)).toEqual({ type: 'ui:set-site-scanning', payload: { pattern: 'https://siem.example/*', enabled: false } });
+    expect(store.matchingPatterns.value).toEqual([]);
+  });
+
+  it('reports a failed action as an error', async () => {
+    const services = createFakeServices();
+    services.tab = { id: 3, url: 'https://siem.example/app' };
+    services.handlers['ui:scan-tab'] = () => ({ ok: false, error: { kind: 'internal', message: 'Cannot access contents of the page' } });
+    const store = createPageStore(services);
+    await store.load();
+    await store.scanPage();
+    expect(store.actionError.value).toEqual({ kind: 'internal', message: 'Cannot access contents of the page' });
+    expect(store.busy.value).toBeNull();
+  });
+});
