@@ -48,6 +48,8 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     pageCapStore: sessionValue(browser.storage.session, 'pageCap'),
     // Open pages show the old server's answers: they forget them and ask again.
     onServerChanged: () => void sendToEveryTab('tab:results-stale', {}),
+    // The server answers again after failures: pages re-ask the IPs that failed.
+    onRecovered: () => void sendToEveryTab('tab:lookups-recovered', {}),
     ...overrides,
   });
 

@@ -17,6 +17,8 @@ export interface CallContext {
   cache: LookupCache;
   /** Records the failure and applies what it means (quota exhausted, key rejected) to everything queued. */
   noteFailure(error: ApiError): void;
+  /** A call was answered: lookups are not failing (pages re-ask what failed before). */
+  noteSuccess(): void;
 }
 
 /** The answer for an IP that must not be sent right now, or null if it may be. */
