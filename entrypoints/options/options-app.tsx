@@ -11,7 +11,6 @@ import { parsePolicyDraft, policyToDraft } from '@/lib/ui/policy-form';
 import { createSectionForm } from '@/lib/ui/section-form';
 import { useServices } from '@/lib/ui/services-context';
 import type { UiServices } from '@/lib/ui/services';
-import { originPatternForUrl } from '@/lib/ui/site-pattern';
 import { createSitesStore } from '@/lib/ui/sites-store';
 import { createStatusStore } from '@/lib/ui/status-store';
 import { parseThresholdsDraft, thresholdsToDraft } from '@/lib/ui/thresholds-form';
@@ -102,7 +101,7 @@ export function OptionsApp() {
     <main class="options">
       <h1>IP Reputation Lens settings</h1>
       <ApiSection form={stores.api} />
-      <SitesSection store={stores.sites} apiOrigin={originPatternForUrl(stores.api.stored.value?.apiBaseUrl ?? '')} />
+      <SitesSection store={stores.sites} apiBaseUrl={stores.api.stored.value?.apiBaseUrl ?? null} />
       <PolicySection
         form={stores.policy}
         cacheSize={status?.cacheSize ?? null}
