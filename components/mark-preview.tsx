@@ -14,6 +14,7 @@ const SAMPLES: { ip: string; severity: Severity }[] = [
   { ip: '203.0.113.7', severity: 'low' },
   { ip: '198.51.100.4', severity: 'clean' },
   { ip: '192.0.2.53', severity: 'whitelisted' },
+  { ip: '192.0.2.99', severity: 'failed' },
   { ip: '203.0.113.250', severity: 'unknown' },
   { ip: '10.20.30.40', severity: 'skipped' },
 ];

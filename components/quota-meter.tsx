@@ -3,6 +3,7 @@
  * the state means for automatic lookups. Sets the popup's "quota rendered" performance mark.
  */
 import { useLayoutEffect } from 'preact/hooks';
+import type { ApiErrorData } from '@/lib/api/errors';
 import type { QuotaSnapshot } from '@/lib/lookup/types';
 import { quotaView } from '@/lib/ui/shared/quota-view';
 
@@ -12,10 +13,12 @@ export interface QuotaMeterProps {
   refreshing: boolean;
   onRefresh: () => void;
   onRendered?: () => void;
+  /** The background's current API failure, if lookups are failing. */
+  failure?: ApiErrorData | null;
 }
 
-export function QuotaMeter({ quota, now, refreshing, onRefresh, onRendered }: QuotaMeterProps) {
-  const view = quotaView(quota, now);
+export function QuotaMeter({ quota, now, refreshing, onRefresh, onRendered, failure }: QuotaMeterProps) {
+  const view = quotaView(quota, now, failure);
   // Layout effect: runs when the meter is in the DOM, not a frame later (the benchmark's mark).
   useLayoutEffect(() => onRendered?.(), [onRendered]);
   return (

@@ -59,6 +59,8 @@ export const messageSchemas = {
   'tab:show-lookup': z.object({ text: z.string().max(MAX_SHOW_LOOKUP_TEXT) }).strict(),
   /** Background -> every tab: the API server changed, the page's results are another server's. */
   'tab:results-stale': z.object({}).strict(),
+  /** Background -> every tab: lookups were failing and the server answers again: re-ask the failed IPs. */
+  'tab:lookups-recovered': z.object({}).strict(),
   /** Background -> every tab: the display settings changed (options page edits apply live). */
   'tab:display-settings': displaySettings,
 } as const;
@@ -84,6 +86,7 @@ export interface MessageReplies {
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
   'tab:show-lookup': { ok: true };
   'tab:results-stale': { ok: true };
+  'tab:lookups-recovered': { ok: true };
   'tab:display-settings': { ok: true };
 }
 

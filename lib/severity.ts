@@ -12,6 +12,9 @@ export const SEVERITIES = [
   'low',
   'clean',
   'whitelisted',
+  // The lookup itself failed (timeout, network, server error, rate limit, rejected key): not
+  // the same as "not in the database", and re-asked when the server answers again.
+  'failed',
   'unknown',
   'skipped',
   'pending',
@@ -57,8 +60,9 @@ export function severityOf(result: LookupResult | undefined, t: SeverityThreshol
     case 'skipped':
       return 'skipped';
     case 'not-found':
-    case 'error':
       return 'unknown';
+    case 'error':
+      return 'failed';
     case 'found': {
       const d = result.data;
       if (d.whitelisted) return 'whitelisted';
@@ -79,6 +83,7 @@ export const SEVERITY_LABEL: Record<Severity, string> = {
   low: 'Low',
   clean: 'Clean',
   whitelisted: 'Whitelisted',
+  failed: 'Lookup failed',
   unknown: 'Unknown',
   skipped: 'Not looked up',
   pending: 'Looking up…',

@@ -54,6 +54,7 @@ export default defineContentScript({
         getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning }),
         showLookup: (text) => card?.showForSelection(text),
         resultsStale: () => lens.resultsStale(),
+        lookupsRecovered: () => lens.retryFailed(),
         displaySettings: (next) => lens.update(next),
       },
       signal,

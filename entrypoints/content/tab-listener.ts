@@ -15,6 +15,8 @@ export interface TabHandlers {
   getPageIps(): MessageReplies['tab:get-page-ips'];
   showLookup(text: string): void;
   resultsStale(): void;
+  /** Lookups work again: ask the IPs that failed once more. */
+  lookupsRecovered(): void;
   displaySettings(settings: DisplaySettings): void;
 }
 
@@ -29,6 +31,10 @@ export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal)
       },
       'tab:results-stale': () => {
         handlers.resultsStale();
+        return done;
+      },
+      'tab:lookups-recovered': () => {
+        handlers.lookupsRecovered();
         return done;
       },
       'tab:display-settings': (settings) => {

@@ -5,7 +5,6 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { createOptionsStores } from '@/lib/ui/options/options-stores';
 import { useServices } from '@/lib/ui/shared/services-context';
-import { originPatternForUrl } from '@/lib/ui/shared/site-pattern';
 import { ApiSection } from './api-section';
 import { MarkStyleSection } from './mark-style-section';
 import { PolicySection } from './policy-section';
@@ -32,7 +31,7 @@ export function OptionsApp() {
     <main class="options">
       <h1>IP Reputation Lens settings</h1>
       <ApiSection form={stores.api} />
-      <SitesSection store={stores.sites} apiOrigin={originPatternForUrl(stores.api.stored.value?.apiBaseUrl ?? '')} />
+      <SitesSection store={stores.sites} apiBaseUrl={stores.api.stored.value?.apiBaseUrl ?? null} />
       <PolicySection
         form={stores.policy}
         cacheSize={status?.cacheSize ?? null}

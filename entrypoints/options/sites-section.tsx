@@ -6,7 +6,7 @@ import { ErrorNotice } from '@/components/error-notice';
 import type { SitesStore } from '@/lib/ui/options/sites-store';
 import { useServices } from '@/lib/ui/shared/services-context';
 
-export function SitesSection({ store, apiOrigin }: { store: SitesStore; apiOrigin: string | null }) {
+export function SitesSection({ store, apiBaseUrl }: { store: SitesStore; apiBaseUrl: string | null }) {
   const services = useServices();
   const patterns = store.patterns.value;
   const granted = store.granted.value;
@@ -47,7 +47,7 @@ export function SitesSection({ store, apiOrigin }: { store: SitesStore; apiOrigi
                 class="btn btn-small"
                 disabled={busy !== null}
                 aria-label={`Remove ${p}`}
-                onClick={() => void store.remove(p, apiOrigin)}
+                onClick={() => void store.remove(p, apiBaseUrl)}
               >
                 Remove
               </button>

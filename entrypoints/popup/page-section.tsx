@@ -9,6 +9,7 @@ import type { SeverityThresholds } from '@/lib/severity';
 import type { DetailsStore } from '@/lib/ui/popup/details-store';
 import type { PageStore } from '@/lib/ui/popup/page-store';
 import { useServices } from '@/lib/ui/shared/services-context';
+import type { IpRow } from '@/lib/ui/shared/ip-rows';
 
 export interface PageSectionProps {
   store: PageStore;
@@ -16,7 +17,30 @@ export interface PageSectionProps {
   thresholds: SeverityThresholds;
   now: number;
   onOpenOptions: () => void;
+  /** Asks the server now (the free /account call): if it answers, failed IPs are re-asked. */
+  onRetryLookups: () => void;
   onRendered?: () => void;
+}
+
+/**
+ * One notice for the whole page when lookups failed: how many, why (the most recent failure),
+ * and the next step; the rows themselves say "Lookup failed".
+ */
+function FailedLookupsNotice({ rows, onOpenOptions, onRetry }: { rows: IpRow[]; onOpenOptions: () => void; onRetry: () => void }) {
+  const failed = rows.filter((r) => r.result?.status === 'error');
+  const first = failed[0]?.result;
+  if (!first || first.status !== 'error') return null;
+  const count = failed.length === 1 ? '1 IP' : `${failed.length} IPs`;
+  return (
+    <div class="page-failures">
+      <ErrorNotice
+        error={first.error}
+        context={`Lookup failed for ${count} on this page`}
+        actions={{ 'open-options': onOpenOptions, retry: onRetry }}
+      />
+      <p class="muted">These are marked "Lookup failed", not "Unknown": the server did not answer for them. They are asked again automatically when it answers.</p>
+    </div>
+  );
 }
 
 function SiteButtons({ store, pageScanned }: { store: PageStore; pageScanned: boolean }) {
@@ -91,6 +115,7 @@ export function PageSection(props: PageSectionProps) {
           )}
           {/* The content script answered, so this page is scanned and followed as it changes. */}
           <SiteButtons store={store} pageScanned />
+          <FailedLookupsNotice rows={state.rows} onOpenOptions={props.onOpenOptions} onRetry={props.onRetryLookups} />
           {state.rows.length === 0 ? (
             <p>No IP addresses found on this page yet.</p>
           ) : (

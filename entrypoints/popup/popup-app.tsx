@@ -47,6 +47,7 @@ export function PopupApp(props: { stores?: PopupStores }) {
       {quota ? (
         <QuotaMeter
           quota={quota}
+          failure={status.status.value?.lastError ?? null}
           now={now}
           refreshing={status.refreshing.value}
           onRefresh={() => void status.refreshQuota()}
@@ -75,6 +76,7 @@ export function PopupApp(props: { stores?: PopupStores }) {
         thresholds={thresholds}
         now={now}
         onOpenOptions={openOptions}
+        onRetryLookups={() => void status.refreshQuota()}
         onRendered={() => markRendered(PERF_MARKS.page)}
       />
     </main>

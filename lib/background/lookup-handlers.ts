@@ -49,6 +49,8 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     journalStore: sessionValue(browser.storage.session, 'callJournal'),
     // Open pages show the old server's answers: they forget them and ask again.
     onServerChanged: () => void sendToEveryTab('tab:results-stale', {}),
+    // The server answers again after failures: pages re-ask the IPs that failed.
+    onRecovered: () => void sendToEveryTab('tab:lookups-recovered', {}),
     ...overrides,
   });
 

@@ -15,4 +15,6 @@ export interface CallContext {
   cache: LookupCache;
   /** Records the failure and applies what it means (quota exhausted, key rejected) to everything queued. */
   noteFailure(error: ApiError): void;
+  /** A call was answered: lookups are not failing (pages re-ask what failed before). */
+  noteSuccess(): void;
 }

@@ -75,6 +75,7 @@ export class DetailedLookups {
       try {
         const single = await client.checkIp(ip, { detailed: true });
         context.guard.charge(costOfCheckIp(single), identity);
+        if (context.client() === client) context.noteSuccess();
         const answer =
           single.status === 'found'
             ? ({ ip, status: 'found', data: single.data, detailed: true } as const)

@@ -33,6 +33,7 @@ import { QuotaGuard } from './quota-guard';
 import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
 import type { LedgerStore } from './quota-ledger';
 import { QuotaRefresher } from './quota-refresher';
+import { RecoveryWatch } from './recovery-watch';
 import { sendBulk } from './send-bulk';
 import { asApiError, failed, NO_KEY_ERROR, skipped } from './results';
 import type { LookupPriority, LookupResult, LookupStatus, QuotaSnapshot } from './types';
@@ -94,6 +95,13 @@ export interface LookupServiceOptions {
    * again from then on gets the new server's answers.
    */
   onServerChanged?: () => void;
+  /**
+   * Lookups were failing (network, timeout, 5xx, 429, rejected key) and the server answers
+   * again: pages re-ask the IPs that failed. Probes with /account back off from 5 s to 20 s
+   * (under the 30 s a stopped worker would drop them).
+   */
+  onRecovered?: () => void;
+  recoveryProbeMs?: { baseMs: number; maxMs: number };
 }
 
 const MINUTE = 60_000;
@@ -118,6 +126,7 @@ export class LookupService {
   private readonly admission: AdmissionRules;
   private readonly detailed: DetailedLookups;
   private readonly journal: CallJournal;
+  private readonly recovery: RecoveryWatch;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
   /** The API base URL of the current settings; null until they are first read. */
@@ -156,6 +165,7 @@ export class LookupService {
       recheckMs: options.quotaRecheckMs ?? MINUTE,
       onAccount: () => {
         this.keyError = null;
+        this.noteSuccess();
       },
       onError: (error) => this.noteFailure(error),
     });
@@ -169,6 +179,7 @@ export class LookupService {
       guard: this.guard,
       cache: this.cache,
       noteFailure: (error) => this.noteFailure(error),
+      noteSuccess: () => this.noteSuccess(),
     };
     this.admission = {
       automaticAllowed: () => this.policy.automatic,
@@ -177,6 +188,15 @@ export class LookupService {
       onQuotaBlocked: () => this.refreshIfDue(),
       interrupted: (ip) => this.journal.isInterrupted(ip, this.guard.identity),
     };
+    this.recovery = new RecoveryWatch({
+      clock: this.clock,
+      probe: () => {
+        if (this.handle) this.refreshNow(this.handle).catch(() => undefined);
+      },
+      onRecovered: () => this.options.onRecovered?.(),
+      baseMs: options.recoveryProbeMs?.baseMs ?? 5_000,
+      maxMs: options.recoveryProbeMs?.maxMs ?? 20_000,
+    });
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
       // Page lookups trickle in while the analyst scrolls: at most ~4 partial calls a second.
@@ -286,7 +306,10 @@ export class LookupService {
       const result = await handle.client.testKey();
       this.guard.charge(COST_OF_TEST_KEY, handle.identity);
       // Unless the settings changed meanwhile: then the answer is about the old key.
-      if (this.handle === handle) this.keyError = null;
+      if (this.handle === handle) {
+        this.keyError = null;
+        this.noteSuccess();
+      }
       return result;
     } catch (error) {
       const apiError = asApiError(error);
@@ -308,6 +331,8 @@ export class LookupService {
     this.clientLoad = null;
     this.forceRefreshOnLoad = true;
     this.keyError = null;
+    // Pages may hold IPs that failed with the old settings: the first success re-asks them.
+    this.recovery.expectChange();
     void this.ready().catch(() => undefined);
   }
 
@@ -407,6 +432,7 @@ export class LookupService {
     });
     if (first) return;
     this.lastError = null;
+    this.recovery.reset();
     this.batcher.resumeNow();
     this.batcher.detachInFlight();
     this.detailed.detachInFlight();
@@ -465,9 +491,16 @@ export class LookupService {
     this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));
   }
 
+  /** A call succeeded: lookups are not failing (any more). */
+  private noteSuccess(): void {
+    if (this.lastError && this.lastError.kind !== 'quota-exhausted') this.lastError = null;
+    this.recovery.succeeded();
+  }
+
   /** Remembers an API failure and applies what it means for everything else queued. */
   private noteFailure(error: ApiError): void {
     this.lastError = { ...error.toJSON(), at: this.clock.now() };
+    this.recovery.failed(error.kind);
     if (error.kind === 'quota-exhausted') {
       this.guard.markExhausted(error.message);
       this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));

@@ -43,6 +43,7 @@ export async function sendBulk(
     const bulk = await client.checkIpBulk(ips);
     guard.charge(costOfBulk(bulk), identity);
     if (bulk.failure) noteFailure(new ApiError(bulk.failure));
+    else if (context.client() === client) context.noteSuccess();
     const outcomes = new Map<string, LookupResult>();
     for (const item of bulk.items) {
       if (item.status === 'error') {

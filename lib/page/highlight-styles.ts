@@ -22,6 +22,8 @@ const LOOKS: Record<Severity, Look> = {
   low: { colour: '66 133 244', line: 'dotted', thickness: 2, fill: 0.3 },
   clean: { colour: '46 160 67', line: 'solid', thickness: 1, fill: 0.25 },
   whitelisted: { colour: '20 184 166', line: 'double', thickness: 1, fill: 0.25 },
+  // Magenta and wavy: unlike any verdict, so a failed lookup is never read as "clean" or "unknown".
+  failed: { colour: '194 24 91', line: 'wavy', thickness: 1, fill: 0.22 },
   unknown: { colour: '140 140 140', line: 'dotted', thickness: 1, fill: 0.22 },
   skipped: { colour: '140 140 140', line: 'dotted', thickness: 1, fill: 0 },
   pending: { colour: '140 140 140', line: 'dashed', thickness: 1, fill: 0.12 },

@@ -91,6 +91,21 @@ export class LookupQueue {
     return ips;
   }
 
+  /**
+   * Drops the answers `retry` picks (failures worth asking again), so their IPs are asked when
+   * requested again. Returns those IPs.
+   */
+  forgetWhere(retry: (result: LookupResult) => boolean): Set<string> {
+    const ips = new Set<string>();
+    for (const [ip, result] of this.results) {
+      if (!retry(result)) continue;
+      this.results.delete(ip);
+      this.asked.delete(ip);
+      ips.add(ip);
+    }
+    return ips;
+  }
+
   stop(): void {
     this.stopped = true;
     this.waiting.visible.length = 0;

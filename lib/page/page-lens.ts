@@ -5,6 +5,7 @@
  * settings and the badge come in as functions, so tests and benchmarks run it on any page.
  */
 import type { IpClass, IpMatch } from '../ip/types';
+import { RETRIABLE_FAILURES } from '../lookup/recovery-watch';
 import type { LookupResult } from '../lookup/types';
 import type { DisplaySettings, PageIp } from '../protocol';
 import { severityOf, type Severity, type SeverityThresholds } from '../severity';
@@ -168,6 +169,20 @@ export class PageLens {
     const forgotten = this.lookups.forget();
     this.tracker.replay();
     for (const listener of this.listeners) listener(forgotten);
+    this.scheduleSummary();
+  }
+
+  /**
+   * Lookups work again after failing: the IPs whose lookup failed (or was skipped for want of
+   * a key) are asked again, near ones now and the rest as they come near, through the normal
+   * path (the background's automatic-lookup, cap and reserve rules apply). Their marks show
+   * "pending" meanwhile; the card and the popup list follow.
+   */
+  retryFailed(): void {
+    const retried = this.lookups.forgetWhere(isRetriable);
+    if (!retried.size) return;
+    this.tracker.replay();
+    for (const listener of this.listeners) listener(retried);
     this.scheduleSummary();
   }
 
@@ -344,4 +359,9 @@ export class PageLens {
       send(risky);
     }, this.deps.summaryDelayMs ?? 400);
   }
+}
+
+function isRetriable(result: LookupResult): boolean {
+  if (result.status === 'error') return RETRIABLE_FAILURES.has(result.error.kind);
+  return result.status === 'skipped' && result.reason === 'no-key';
 }

@@ -11,6 +11,7 @@ export type TabMessage =
   | { type: 'tab:get-page-ips'; payload: MessagePayload<'tab:get-page-ips'> }
   | { type: 'tab:show-lookup'; payload: MessagePayload<'tab:show-lookup'> }
   | { type: 'tab:results-stale'; payload: MessagePayload<'tab:results-stale'> }
+  | { type: 'tab:lookups-recovered'; payload: MessagePayload<'tab:lookups-recovered'> }
   | { type: 'tab:display-settings'; payload: MessagePayload<'tab:display-settings'> };
 
 export type TabMessageType = TabMessage['type'];
@@ -40,6 +41,7 @@ export function parseTabMessage(raw: unknown): ParsedMessage | null {
   switch (raw.type) {
     case 'tab:get-page-ips':
     case 'tab:results-stale':
+    case 'tab:lookups-recovered':
       if (Object.keys(payload).length) return invalid(`Invalid ${raw.type} message: unexpected field.`);
       return valid({ type: raw.type, payload: {} });
     case 'tab:show-lookup': {

@@ -11,6 +11,7 @@ import { apiBaseUrlSchema, apiKeySchema, type Settings } from '../../settings';
 import { originOf, sendsKeyInClear } from './clear-text-url';
 import type { UiServices } from '../shared/services';
 import { originPatternForUrl } from '../shared/site-pattern';
+import { releaseHostPermission } from '../shared/host-permissions';
 
 export type ApiFields = Pick<Settings, 'apiBaseUrl' | 'apiKey' | 'authHeader'>;
 
@@ -103,8 +104,14 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
         return null;
       }
       try {
+        const before = stored.value?.apiBaseUrl ?? null;
         const next = await services.settings.save(fields);
         load(next);
+        const oldOrigin = before ? originPatternForUrl(before) : null;
+        if (oldOrigin && oldOrigin !== origin) {
+          // The old server needs no access any more, unless a site to scan lies there.
+          await releaseHostPermission(services.permissions, oldOrigin, { sitePatterns: next.sitesToScan, apiBaseUrl: next.apiBaseUrl });
+        }
         return fields;
       } catch (error) {
         outcome.value = {

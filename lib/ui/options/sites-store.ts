@@ -7,6 +7,7 @@ import { computed, signal } from '@preact/signals';
 import type { ReplyError } from '../../protocol';
 import type { UiServices } from '../shared/services';
 import { toSitePattern } from '../shared/site-pattern';
+import { releaseHostPermission } from '../shared/host-permissions';
 
 export function createSitesStore(services: Pick<UiServices, 'send' | 'permissions'>) {
   const patterns = signal<string[]>([]);
@@ -72,7 +73,8 @@ export function createSitesStore(services: Pick<UiServices, 'send' | 'permission
     return enable(pattern, grantPromise, () => {});
   }
 
-  async function remove(pattern: string, keepPermissionFor: string | null): Promise<void> {
+  /** `apiBaseUrl`: the API keeps its access even if it lies under the removed site. */
+  async function remove(pattern: string, apiBaseUrl: string | null): Promise<void> {
     busy.value = pattern;
     error.value = null;
     notice.value = null;
@@ -82,8 +84,8 @@ export function createSitesStore(services: Pick<UiServices, 'send' | 'permission
         error.value = reply.error;
         return;
       }
-      // Give the access back (least privilege), unless the API itself is reached through it.
-      if (pattern !== keepPermissionFor) await services.permissions.remove([pattern]).catch(() => false);
+      // Give the access back (least privilege), unless the API or another site still needs it.
+      await releaseHostPermission(services.permissions, pattern, { sitePatterns: reply.value.patterns, apiBaseUrl });
       await load(reply.value.patterns);
       notice.value = `${pattern} is no longer scanned.`;
     } finally {

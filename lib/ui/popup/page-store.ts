@@ -9,6 +9,7 @@ import type { IpRow } from '../shared/ip-rows';
 import { markTime, PERF_MARKS } from './perf-marks';
 import type { TabInfo, UiServices } from '../shared/services';
 import { patternMatchesUrl, sitePatternForUrl } from '../shared/site-pattern';
+import { releaseHostPermission } from '../shared/host-permissions';
 
 export type PageState =
   | { phase: 'loading' }
@@ -25,7 +26,10 @@ export function isScannableUrl(url: string | undefined): boolean {
   return /^(https?|file):/i.test(url) && !/^https:\/\/(chrome\.google\.com\/webstore|chromewebstore\.google\.com)/i.test(url);
 }
 
-export function createPageStore(services: Pick<UiServices, 'send' | 'sendToTab' | 'currentTab'>, initialPatterns: string[] = []) {
+export function createPageStore(
+  services: Pick<UiServices, 'send' | 'sendToTab' | 'currentTab'> & Partial<Pick<UiServices, 'permissions' | 'settings'>>,
+  initialPatterns: string[] = [],
+) {
   const state = signal<PageState>({ phase: 'loading' });
   const patterns = signal<string[]>(initialPatterns);
   const busy = signal<PageAction | null>(null);
@@ -132,10 +136,18 @@ export function createPageStore(services: Pick<UiServices, 'send' | 'sendToTab' 
 
   function stopSite(): Promise<void> {
     return run('stop-site', async () => {
-      for (const pattern of matchingPatterns.value) {
+      const stopped = [...matchingPatterns.value];
+      for (const pattern of stopped) {
         const reply = await services.send('ui:set-site-scanning', { pattern, enabled: false });
         if (!reply.ok) return reply.error;
         patterns.value = reply.value.patterns;
+      }
+      // As Options' Remove does: give the access back unless the API or another site needs it.
+      if (services.permissions && services.settings) {
+        const apiBaseUrl = (await services.settings.get().catch(() => null))?.apiBaseUrl ?? null;
+        for (const pattern of stopped) {
+          await releaseHostPermission(services.permissions, pattern, { sitePatterns: patterns.value, apiBaseUrl });
+        }
       }
       notice.value = 'This site is no longer scanned automatically. Marks stay until the page reloads.';
       if (tab) await ask(tab);

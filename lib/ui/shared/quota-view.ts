@@ -4,6 +4,8 @@
  */
 import { formatAbsolute, formatCount, formatRelative } from '../../format';
 import type { QuotaSnapshot, QuotaState } from '../../lookup/types';
+import type { ApiErrorData } from '../../api/errors';
+import { ERROR_TEXT } from './error-messages';
 import { isoOrNull } from './export-rows';
 
 export const QUOTA_TEXT: Record<QuotaState, { label: string; meaning: string }> = {
@@ -30,7 +32,8 @@ export const QUOTA_TEXT: Record<QuotaState, { label: string; meaning: string }> 
 };
 
 export interface QuotaView {
-  state: QuotaState;
+  /** `failing`: the quota would allow lookups, but they fail (server down, key rejected…). */
+  state: QuotaState | 'failing';
   label: string;
   meaning: string;
   /** "123 of 1,000 used", "123 used (no limit)" or "Usage unknown". */
@@ -51,8 +54,21 @@ function clampPercent(value: number): number {
   return Math.min(100, Math.max(0, value));
 }
 
-export function quotaView(q: QuotaSnapshot, now: number): QuotaView {
-  const text = QUOTA_TEXT[q.state] ?? QUOTA_TEXT.unknown;
+/** States in which the meter would say lookups run: a current failure must override them. */
+const RUNNING_STATES: ReadonlySet<QuotaState> = new Set(['ok', 'low', 'unknown']);
+
+/**
+ * `failure`: the background's current API failure (lastError, cleared when calls succeed
+ * again). With one, the meter never says "OK": lookups are not running, whatever the quota.
+ */
+export function quotaView(q: QuotaSnapshot, now: number, failure?: ApiErrorData | null): QuotaView {
+  const failing = !!failure && failure.kind !== 'quota-exhausted' && RUNNING_STATES.has(q.state);
+  const text = failing
+    ? {
+        label: 'Lookups failing',
+        meaning: `Lookups are failing (${(ERROR_TEXT[failure.kind] ?? ERROR_TEXT.internal).title.toLowerCase()}), not for lack of quota. Failed IPs are asked again when the server answers.`,
+      }
+    : (QUOTA_TEXT[q.state] ?? QUOTA_TEXT.unknown);
   const hasLimit = !q.unlimited && typeof q.limit === 'number' && q.limit > 0;
   const used = typeof q.used === 'number' ? q.used : null;
   let usage: string;
@@ -78,5 +94,5 @@ export function quotaView(q: QuotaSnapshot, now: number): QuotaView {
   const iso = isoOrNull(q.refreshedAt);
   const relative = formatRelative(iso, now);
   const refreshed = relative ? `Updated ${relative} (${formatAbsolute(iso)})` : 'Never updated';
-  return { state: q.state, ...text, usage, usedPercent, reserveAt, reserveText, scopeText, refreshed, detail: q.detail };
+  return { state: failing ? 'failing' : q.state, ...text, usage, usedPercent, reserveAt, reserveText, scopeText, refreshed, detail: q.detail };
 }

@@ -74,12 +74,17 @@ export function patternMatchesUrl(pattern: string, url: string | undefined): boo
   return pathRe.test(parsed.pathname + parsed.search);
 }
 
-/** The origin pattern the permissions API wants for an API base URL. */
-export function originPatternForUrl(url: string): string | null {
+/**
+ * The origin pattern the permissions API wants for an API base URL, with its port: access to
+ * `proxy:8443` is not access to every service on that host. Firefox refuses ports in match
+ * patterns (bugs 1362809, 1468162), so its build asks for the host.
+ */
+export function originPatternForUrl(url: string, keepPort = !import.meta.env?.FIREFOX): string | null {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-    return `${parsed.protocol}//${parsed.hostname}/*`;
+    const port = keepPort && parsed.port ? `:${parsed.port}` : '';
+    return `${parsed.protocol}//${parsed.hostname}${port}/*`;
   } catch {
     return null;
   }

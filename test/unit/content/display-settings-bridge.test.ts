@@ -48,6 +48,7 @@ describe('tab:display-settings', () => {
       getPageIps: () => ({ url: '', title: '', ips: [], scanning: false }),
       showLookup: vi.fn(),
       resultsStale: vi.fn(),
+      lookupsRecovered: vi.fn(),
       displaySettings: vi.fn(),
     };
     const add = vi.spyOn(browser.runtime.onMessage, 'addListener');

@@ -16,6 +16,8 @@ const cases: unknown[] = [
   { type: 'tab:results-stale' },
   { type: 'tab:results-stale', payload: { ips: [] } },
   { type: 'tab:results-stale', payload: 'x' },
+  { type: 'tab:lookups-recovered', payload: {} },
+  { type: 'tab:lookups-recovered', payload: { ips: [] } },
   { type: 'tab:display-settings', payload: { thresholds: { critical: 90, high: 70, medium: 40, low: 5 }, markStyle: 'background', sendPrivate: true } },
   { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 50, medium: 25, low: 0 }, markStyle: 'underline', sendPrivate: false } },
   { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 90, medium: 25, low: 0 }, markStyle: 'underline', sendPrivate: false } },

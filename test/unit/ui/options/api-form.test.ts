@@ -27,7 +27,7 @@ describe('api form', () => {
     form.authHeader.value = 'x-api-key';
     expect(form.dirty.value).toBe(true);
     await form.save();
-    expect(services.requested).toEqual([['https://proxy.corp.example/*']]);
+    expect(services.requested).toEqual([['https://proxy.corp.example:8443/*']]);
     expect(services.stored).toMatchObject({ apiBaseUrl: 'https://proxy.corp.example:8443/ipswamp/api/v1', apiKey: 'demo-key-0001', authHeader: 'x-api-key' });
     expect(services.sent.map((m) => m.type)).toEqual(['ui:verify-key']);
     expect(form.outcome.value).toEqual({ kind: 'verified', account: ACCOUNT });

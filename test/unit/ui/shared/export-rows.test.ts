@@ -7,6 +7,16 @@ import { found, IP_INFO } from '../samples';
 const T = DEFAULT_THRESHOLDS;
 
 describe('export rows', () => {
+  it('tells "not in the database" from "lookup failed (why)"', () => {
+    const notFound = toExportRecord({ ip: '9.9.9.9', count: 1, result: { ip: '9.9.9.9', status: 'not-found', fetchedAt: 0 } }, T);
+    const failed = toExportRecord(
+      { ip: '8.8.8.8', count: 1, result: { ip: '8.8.8.8', status: 'error', error: { kind: 'timeout', message: 'No answer from the API within 15 s.' } } },
+      T,
+    );
+    expect(notFound).toMatchObject({ severity: 'unknown', status: 'not-found', error_kind: null });
+    expect(failed).toMatchObject({ severity: 'failed', status: 'error', error_kind: 'timeout', error_message: 'No answer from the API within 15 s.' });
+  });
+
   it('carries every field of a found row, dates in ISO 8601', () => {
     const row: IpRow = {
       ip: '185.220.101.4',

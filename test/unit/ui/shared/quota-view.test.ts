@@ -42,3 +42,19 @@ describe('quotaView', () => {
     expect(quotaView(quota({ scope: null }), NOW).scopeText).toBeNull();
   });
 });
+
+describe('quota view while lookups fail', () => {
+  const OK = quota({ used: 10, refreshedAt: null });
+  it('never says "OK" when lookups are failing, and names why', () => {
+    expect(quotaView(OK, 0).label).toBe('OK');
+    const view = quotaView(OK, 0, { kind: 'network', message: 'Could not reach the API.' });
+    expect(view.state).toBe('failing');
+    expect(view.label).toBe('Lookups failing');
+    expect(view.meaning).toMatch(/network error/);
+  });
+
+  it('keeps the quota states that already say lookups are stopped', () => {
+    expect(quotaView({ ...OK, state: 'exhausted' }, 0, { kind: 'server', message: 'x' }).label).toBe('Exhausted');
+    expect(quotaView(OK, 0, { kind: 'quota-exhausted', message: 'Usage limit exceeded' }).label).toBe('OK');
+  });
+});
