@@ -458,7 +458,9 @@ export class LookupService {
     if (error.kind === 'quota-exhausted') {
       this.guard.markExhausted(error.message);
       this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));
-    } else if (error.kind === 'invalid-key' || error.kind === 'missing-key') {
+    } else if (error.kind === 'invalid-key' || error.kind === 'missing-key' || error.kind === 'refused') {
+      // A refusal /account could not explain repeats (and bills) on every call: stop until the
+      // settings change or the key is verified again.
       const data = error.toJSON();
       this.keyError = data;
       this.batcher.settleQueued('all', (ip) => failed(ip, data));

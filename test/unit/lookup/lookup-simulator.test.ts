@@ -55,7 +55,10 @@ async function askAll(service: ReturnType<typeof newService>, priority: 'visible
   return drive(clock, Promise.all(asks));
 }
 
-describe('lookup engine against the simulator', () => {
+describe.each(PROFILE_NAMES)('lookup engine against the simulator (profile %s)', (profile) => {
+  beforeEach(() => sim.setProfile(profile));
+  afterAll(() => sim.setProfile('spec'));
+
   it('250 unique IPs from 5 overlapping callers: exactly 3 bulk calls, then 0, also after a restart', async () => {
     expect(UNIQUE).toHaveLength(250);
     const service = newService();
@@ -99,7 +102,12 @@ describe('lookup engine against the simulator', () => {
     expect(bulkRequests()).toBe(0);
     const manual = await drive(clock, service.lookup(publicIps(20), { priority: 'manual' }));
     expect(manual.every(answered)).toBe(true);
-    expect((await service.status()).quota.state).toBe('reserve-reached');
+    const { quota } = await service.status();
+    expect(quota.state).toBe('reserve-reached');
+    expect(quota.scope).toBe(profile === 'org-pool' ? 'organization' : 'key');
+    // After a reconciliation the ledger's usage is the server's.
+    await service.refreshQuota();
+    expect((await service.status()).quota).toMatchObject({ used: sim.usage(DEMO_KEY), limit: 1000 });
     expect(sim.usage(DEMO_KEY)).toBe(905 + foundCount(publicIps(20)));
   });
 
