@@ -17,6 +17,10 @@ export interface CallContext {
   cache: LookupCache;
   /** Records the failure and applies what it means (quota exhausted, key rejected) to everything queued. */
   noteFailure(error: ApiError): void;
+  /** Refreshes the ledger from the free /account; resolves false when it could not. */
+  reconcile(): Promise<boolean>;
+  /** Waits on the service's clock. */
+  sleep(ms: number): Promise<void>;
 }
 
 /** The answer for an IP that must not be sent right now, or null if it may be. */

@@ -32,6 +32,7 @@ import { QuotaGuard } from './quota-guard';
 import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
 import type { LedgerStore } from './quota-ledger';
 import { QuotaRefresher } from './quota-refresher';
+import { bookLostCall, isLostAnswer } from './lost-answer';
 import { sendBulk } from './send-bulk';
 import { asApiError, failed, NO_KEY_ERROR, skipped } from './results';
 import type { LookupPriority, LookupResult, LookupStatus, QuotaSnapshot } from './types';
@@ -167,6 +168,8 @@ export class LookupService {
       guard: this.guard,
       cache: this.cache,
       noteFailure: (error) => this.noteFailure(error),
+      reconcile: () => (this.handle ? this.refreshNow(this.handle).then(() => true, () => false) : Promise.resolve(false)),
+      sleep: (ms) => new Promise<void>((resolve) => this.clock.setTimeout(resolve, ms)),
     };
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
@@ -276,7 +279,10 @@ export class LookupService {
       return result;
     } catch (error) {
       const apiError = asApiError(error);
-      this.guard.charge(costOfError('test-key', apiError), handle.identity);
+      // Its answer lost after sending: learn from /account what it cost (never re-asked: it
+      // would cost again to tell what the lost one may already have told).
+      if (isLostAnswer(apiError)) await bookLostCall(this.calls, COST_OF_TEST_KEY, handle.identity);
+      else this.guard.charge(costOfError('test-key', apiError), handle.identity);
       if (this.handle === handle) this.noteFailure(apiError);
       throw apiError;
     }

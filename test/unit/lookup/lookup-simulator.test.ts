@@ -187,3 +187,60 @@ describe.each(PROFILE_NAMES)('every row stands on its own (profile %s)', (profil
     expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
   });
 });
+
+describe('no blind paid retries', () => {
+  const accountCalls = () => sim.requestLog.filter((e) => e.path === '/account').length;
+
+  it('a bulk answer lost after charging: /account books it, one re-ask after a backoff, ledger = server', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ serverError: { count: 1, status: 502, html: true, afterCharge: true, path: '/checkIP/bulk' } });
+    const before = accountCalls();
+    const ips = publicIps(40, 9_000);
+    const results = await drive(clock, service.lookup(ips, { priority: 'manual' }), 250);
+    expect(results.every(answered)).toBe(true);
+    expect(bulks.map((b) => b.status)).toEqual([502, 200]);
+    expect(accountCalls()).toBe(before + 1); // the lost call's cost, learnt for free
+    expect(sim.usage(DEMO_KEY)).toBe(2 * foundCount(ips)); // the lost answer was paid for
+    // Reconciled: the ledger is the server's count (zero-hit rows the server billed included).
+    await service.refreshQuota();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+
+  it('lost again: asked at most twice, booked, and every IP gets an error (no loop)', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ dropConnection: { count: 10, afterCharge: true, path: '/checkIP/bulk' } });
+    const results = await drive(clock, service.lookup(publicIps(20, 9_500), { priority: 'manual' }), 250);
+    expect(results.every((r) => r.status === 'error' && r.error.kind === 'network')).toBe(true);
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(2);
+    await service.whenIdle();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+
+  it('a detailed checkIP lost after charging: booked from /account, asked once more', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ serverError: { count: 1, status: 504, html: true, afterCharge: true, path: '/checkIP' } });
+    const [result] = await drive(clock, service.lookup([FIXTURES.critical.ip], { priority: 'manual', detailed: true }), 250);
+    expect(result).toMatchObject({ status: 'found', data: { ipInfo: { asn: 'AS60729' } } });
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP').map((e) => e.status)).toEqual([504, 200]);
+    await service.whenIdle();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+
+  it('Retry-After: 0 makes no burst, and every 429 is booked as paid', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ rateLimit: { count: 2, retryAfterSeconds: 0, path: '/checkIP/bulk' } });
+    const asked = service.lookup(publicIps(30, 9_800), { priority: 'manual' });
+    await drive(clock, settleIo(() => service.stats().pausedUntil !== null), 1);
+    // Paused on the engine's clock for the backoff, not for the server's "0".
+    expect(service.stats().pausedUntil! - clock.now()).toBeGreaterThanOrEqual(400);
+    const results = await drive(clock, asked, 250);
+    expect(results.every(answered)).toBe(true);
+    expect(bulks.map((b) => b.status)).toEqual([429, 429, 200]);
+    await service.whenIdle();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+});
