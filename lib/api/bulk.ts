@@ -96,7 +96,7 @@ export async function lookupBulk(
   for (const [index, chunk] of plan.chunks.entries()) {
     requests++;
     try {
-      const answer = await transport.send({ method: 'POST', path: '/checkIP/bulk', body: { ips: chunk }, ...(signal ? { signal } : {}) });
+      const answer = await transport.send({ method: 'POST', path: '/checkIP/bulk', body: { ips: chunk }, paid: true, ...(signal ? { signal } : {}) });
       indexResults(parseAnswer(bulkLookupSchema, answer.json, 'bulk lookup', answer.status).results, chunk, rows);
     } catch (error) {
       // Nothing looked up yet: the caller gets the error itself (and may pause on a 429).

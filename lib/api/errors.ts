@@ -4,11 +4,13 @@
  */
 export const API_ERROR_KINDS = [
   'missing-key', // 401, or no key configured
-  'invalid-key', // 403 Invalid API key / expired
-  'quota-exhausted', // 403 whose message speaks of a limit, quota or usage
+  'invalid-key', // 403 Invalid API key / expired (or an unknown 403 that /account also refuses)
+  'quota-exhausted', // 403 whose message speaks of a limit (or an unknown 403 while /account shows none left)
+  'refused', // 403 with a text we do not know, for a key /account accepts: the server's words are quoted
+  'redirected', // 3xx: requests are not followed elsewhere (the key would go with them)
   'rate-limited', // 429 (after retries)
   'bad-request', // 400 (also: input rejected before sending)
-  'not-found', // 404 on an endpoint that is not a lookup (wrong base URL)
+  'not-found', // 404 that is not checkIP's "IP not in database" (wrong base URL)
   'server', // 5xx (after retries)
   'network', // fetch rejected: DNS, refused, offline, CORS, permission
   'timeout', // no answer in time
@@ -24,6 +26,11 @@ export interface ApiErrorData {
   status?: number;
   /** Milliseconds the server asked us to wait (Retry-After), when it did. */
   retryAfterMs?: number;
+  /**
+   * The request may have reached the service (and been billed) but its answer was lost: a
+   * timeout, a reset, a gateway's 5xx. A paid call that fails so is not retried blindly.
+   */
+  lostAfterSend?: boolean;
 }
 
 export class ApiError extends Error implements ApiErrorData {
@@ -31,18 +38,21 @@ export class ApiError extends Error implements ApiErrorData {
   readonly kind: ApiErrorKind;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  readonly lostAfterSend?: boolean;
 
   constructor(data: ApiErrorData, options?: { cause?: unknown }) {
     super(data.message, options);
     this.kind = data.kind;
     if (data.status !== undefined) this.status = data.status;
     if (data.retryAfterMs !== undefined) this.retryAfterMs = data.retryAfterMs;
+    if (data.lostAfterSend) this.lostAfterSend = true;
   }
 
   toJSON(): ApiErrorData {
     const out: ApiErrorData = { kind: this.kind, message: this.message };
     if (this.status !== undefined) out.status = this.status;
     if (this.retryAfterMs !== undefined) out.retryAfterMs = this.retryAfterMs;
+    if (this.lostAfterSend) out.lostAfterSend = true;
     return out;
   }
 }

@@ -1,11 +1,15 @@
 /**
  * One HTTP exchange with the service: URL, auth header, per-attempt timeout, JSON decoding and
  * the mapping of every failure to an ApiError. Retries wrap it (retry.ts).
+ *
+ * Redirects are never followed (`redirect: 'manual'`): a 301/308 would carry the key to
+ * another address, and fetch turns a redirected POST into a GET. The error names the target
+ * when it can be seen (Node's fetch shows the Location; a browser's opaque redirect hides it).
  */
 import { ApiError } from './errors';
 import { redactSecrets } from './redact';
 import { parseRetryAfter, withRetry } from './retry';
-import { errorForStatus } from './status-errors';
+import { errorForStatus, sanitizeServerText, serverMessage } from './status-errors';
 import type { ApiClientOptions, RetryPolicy } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -18,10 +22,17 @@ export interface HttpRequest {
   body?: unknown;
   signal?: AbortSignal;
   /**
-   * checkIP may answer 404 for an IP it does not know. Only a JSON 404 counts as that answer:
-   * an HTML 404 means the base URL is wrong.
+   * checkIP may answer 404 for an IP it does not know. Only a 404 in the API's error shape
+   * (`error: true` and a message) counts as that answer: an HTML page or a framework's route
+   * 404 means the base URL is wrong.
    */
   notFoundIsAnswer?: boolean;
+  /**
+   * The call costs quota. A paid call whose answer may have been lost after it reached the
+   * service (timeout, reset, gateway 5xx) and every 429 (billed) are handed back to the caller,
+   * which learns the cost from /account, instead of being retried here.
+   */
+  paid?: boolean;
 }
 
 export interface HttpAnswer {
@@ -62,10 +73,16 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
     const failure = (cause: unknown): unknown => {
       if (signal?.aborted) return signal.reason;
       if (timedOut) {
-        return new ApiError({ kind: 'timeout', message: `No answer from the API within ${timeoutMs / 1000} s.` }, { cause });
+        return new ApiError(
+          { kind: 'timeout', message: `No answer from the API within ${timeoutMs / 1000} s.`, lostAfterSend: true },
+          { cause },
+        );
       }
       const detail = cause instanceof Error ? cause.message : String(cause);
-      return new ApiError({ kind: 'network', message: `Could not reach the API (${detail}).` }, { cause });
+      return new ApiError(
+        { kind: 'network', message: `Could not reach the API (${detail}).`, ...(neverSent(cause) ? {} : { lostAfterSend: true }) },
+        { cause },
+      );
     };
 
     try {
@@ -89,7 +106,7 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
         if (cause instanceof ApiError) throw cause;
         throw failure(cause);
       }
-      return interpret(response, text, request);
+      return interpret(response, text, request, url);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -122,14 +139,16 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
     }
     return withRetry(() => attempt(request, url), {
       policy,
+      paid: request.paid === true,
       ...(request.signal ? { signal: request.signal } : {}),
     });
   }
 }
 
-function interpret(response: Response, text: string, request: HttpRequest): HttpAnswer {
+function interpret(response: Response, text: string, request: HttpRequest, url: string): HttpAnswer {
   const json = parseJson(text);
   const { status } = response;
+  if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) throw redirectError(response, url);
   if (response.ok) {
     if (json === undefined) {
       throw new ApiError({
@@ -140,10 +159,69 @@ function interpret(response: Response, text: string, request: HttpRequest): Http
     }
     return { status, json };
   }
-  if (status === 404 && request.notFoundIsAnswer && json !== null && typeof json === 'object') {
-    return { status, json };
+  if (status === 404) {
+    if (request.notFoundIsAnswer && isApiErrorShape(json)) return { status, json };
+    const where = url.split('?')[0];
+    throw new ApiError({
+      kind: 'not-found',
+      status,
+      message: `The base URL does not look like this API: ${where} answered 404 (${serverMessage(status, json, text)}).`,
+    });
   }
-  throw errorForStatus(status, json, text, parseRetryAfter(response.headers.get('retry-after')));
+  const error = errorForStatus(status, json, text, parseRetryAfter(response.headers.get('retry-after')));
+  // A 5xx in the API's own error shape comes from the service, which bills no 5xx; any other
+  // (a gateway's page) may stand for a call the service served and billed.
+  if (status >= 500 && !isApiErrorShape(json)) return throwLost(error);
+  throw error;
+}
+
+function throwLost(error: ApiError): never {
+  throw new ApiError({ ...error.toJSON(), lostAfterSend: true });
+}
+
+/** The general error body of the spec: `{ error: true, statusCode, message }`. */
+function isApiErrorShape(json: unknown): boolean {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return false;
+  const body = json as Record<string, unknown>;
+  return body.error === true && typeof body.message === 'string';
+}
+
+function redirectError(response: Response, url: string): ApiError {
+  const location = response.headers.get('location');
+  let target = 'an address the browser does not reveal';
+  if (location) {
+    try {
+      // Origin and path only: a Location may carry credentials or a token in its query.
+      const resolved = new URL(location, url);
+      target = sanitizeServerText(`${resolved.origin}${resolved.pathname}`);
+    } catch {
+      target = `"${sanitizeServerText(location)}"`;
+    }
+  }
+  return new ApiError({
+    kind: 'redirected',
+    ...(response.status ? { status: response.status } : {}),
+    message:
+      `The API redirects to ${target}. Redirects are not followed, so the key is not sent there; ` +
+      'if the API has moved, set that address as the API base URL.',
+  });
+}
+
+/**
+ * Failures that provably happened before the request left: the name did not resolve, the
+ * connection was refused or the network was unreachable (codes from Node's fetch; a browser's
+ * "Failed to fetch" tells nothing, so it counts as maybe sent). Only these are safe to retry
+ * for a paid call.
+ */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function neverSent(cause: unknown): boolean {
+  for (let error = cause, depth = 0; error && depth < 5; depth++) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && UNSENT_CODES.has(code)) return true;
+    error = (error as { cause?: unknown }).cause;
+  }
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
 }
 
 /**
@@ -152,26 +230,6 @@ function interpret(response: Response, text: string, request: HttpRequest): Http
  */
 function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
-}
-
-function redirectError(response: Response, url: string): ApiError {
-  const location = response.headers.get('location');
-  let target: string | null = null;
-  if (location) {
-    try {
-      // Origin and path only: a Location may carry credentials or a token in its query.
-      const resolved = new URL(location, url);
-      target = `${resolved.origin}${resolved.pathname}`;
-    } catch {
-      target = null;
-    }
-  }
-  const where = target ? ` to ${target}` : ' to another address (the browser does not show where)';
-  return new ApiError({
-    kind: 'bad-response',
-    ...(response.status ? { status: response.status } : {}),
-    message: `The API server redirected the request${where}. Redirects are not followed, so the key is not sent there: set "API base URL" to the final address if you trust it.`,
-  });
 }
 
 function parseJson(text: string): unknown {

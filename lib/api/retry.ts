@@ -1,7 +1,8 @@
 /**
- * Retries for 429, 5xx and network failures: exponential backoff with full jitter, or the
- * server's Retry-After when it sends one, bounded by attempts and by total time. 400/401/403
- * never retry: asking again cannot fix them and every 4xx costs quota.
+ * Retries for 429, 5xx and network failures (for paid calls, only those that provably cost
+ * nothing: see mayRetry): exponential backoff with full jitter, or the server's Retry-After
+ * when it sends one, bounded by attempts and by total time. 400/401/403 never retry: asking
+ * again cannot fix them and every 4xx costs quota.
  *
  * Hand-written rather than ky's retry: ky's `timeout` spans all attempts (ours is per attempt),
  * a Retry-After above ky's `maxRetryAfter` is clamped and waited for (we must fail fast with
@@ -45,9 +46,23 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 
 export interface RetryContext {
   policy: RetryPolicy;
+  /** The call costs quota: see mayRetry. */
+  paid?: boolean;
   signal?: AbortSignal;
   random?: () => number;
   now?: () => number;
+}
+
+/**
+ * A free call (/account) retries 429, 5xx and network failures. A paid one retries only what
+ * provably cost nothing: a failure before sending, or a 5xx the service itself answered (it
+ * bills no 5xx). A 429 is billed and an answer lost after sending may have been: those go back
+ * to the lookup engine, which books them, pauses, and asks /account what the loss cost.
+ */
+export function mayRetry(error: ApiError, paid: boolean): boolean {
+  if (!RETRYABLE.has(error.kind)) return false;
+  if (!paid) return true;
+  return error.kind !== 'rate-limited' && !error.lostAfterSend;
 }
 
 /** Runs `attempt` until it succeeds, fails for good, or the policy says stop. */
@@ -59,11 +74,13 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof ApiError) || !RETRYABLE.has(error.kind)) throw error;
+      if (!(error instanceof ApiError) || !mayRetry(error, context.paid === true)) throw error;
       if (retry >= policy.limit) throw error;
       // A long Retry-After is the server saying "not now": hand it to the caller to schedule.
       if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxRetryAfterMs) throw error;
-      const delay = error.retryAfterMs ?? backoffDelay(retry, policy, context.random);
+      // `Retry-After: 0` is no reason to ask again at once: never faster than the backoff base.
+      const delay =
+        error.retryAfterMs !== undefined ? Math.max(error.retryAfterMs, policy.baseDelayMs) : backoffDelay(retry, policy, context.random);
       if (now() - started + delay > policy.maxElapsedMs) throw error;
       await sleep(delay, signal);
     }

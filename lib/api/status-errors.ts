@@ -1,16 +1,18 @@
 /**
  * Turns a non-2xx answer into the ApiError kind the UI can explain. The 403s share one status
- * for "invalid", "expired" and "usage limit exceeded" and the spec gives no codes, so the
- * message text is all we have to tell quota exhaustion apart.
+ * for "invalid", "expired" and "usage limit exceeded" and the spec gives no codes. The
+ * authentication page names those three texts; any other 403 text is `refused` here and is
+ * confirmed with the free /account before anyone calls the key invalid (refused-403.ts).
  */
 import { ApiError, type ApiErrorKind } from './errors';
 
-const QUOTA_WORDS = /limit|quota|usage|exceed/i;
+const QUOTA_WORDS = /usage limit|limit (exceeded|reached)|quota|exceeded/i;
+const KEY_WORDS = /\b(invalid|expired|revoked|unknown|disabled)\b.*\bkey\b|\bkey\b.*\b(invalid|expired|revoked|disabled)\b/i;
 
 export function kindForStatus(status: number, message: string): ApiErrorKind {
   if (status === 400) return 'bad-request';
   if (status === 401) return 'missing-key';
-  if (status === 403) return QUOTA_WORDS.test(message) ? 'quota-exhausted' : 'invalid-key';
+  if (status === 403) return QUOTA_WORDS.test(message) ? 'quota-exhausted' : KEY_WORDS.test(message) ? 'invalid-key' : 'refused';
   if (status === 404) return 'not-found';
   if (status === 408) return 'timeout';
   if (status === 429) return 'rate-limited';
@@ -19,20 +21,38 @@ export function kindForStatus(status: number, message: string): ApiErrorKind {
   return 'bad-response';
 }
 
+/** Longest server text quoted in a message. */
+const MAX_QUOTE = 160;
+
+/**
+ * Server text made fit to quote: control and bidi-override characters removed (they could
+ * reorder what the user reads), whitespace collapsed, cut short.
+ */
+export function sanitizeServerText(text: string): string {
+  const clean = text
+    // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return clean.length > MAX_QUOTE ? `${clean.slice(0, MAX_QUOTE - 1)}…` : clean;
+}
+
 /**
  * The server's own words: `message` from the general error body, `statusMessage` from
- * test-key's odd 401, else the `<title>` of an HTML error page, else the status line.
+ * test-key's odd 401, else the `<title>` of an HTML error page, else a short plain-text body
+ * (a text/plain 429), else the status line.
  */
 export function serverMessage(status: number, json: unknown, text: string): string {
   if (json && typeof json === 'object') {
     const body = json as Record<string, unknown>;
     for (const field of ['message', 'statusMessage', 'error']) {
       const value = body[field];
-      if (typeof value === 'string' && value.trim()) return value.trim();
+      if (typeof value === 'string' && value.trim()) return sanitizeServerText(value);
     }
   }
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
-  if (title) return title.slice(0, 200);
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+  if (title?.trim()) return sanitizeServerText(title);
+  if (json === undefined && text.trim() && !/<[a-z!]/i.test(text)) return sanitizeServerText(text);
   return `HTTP ${status}`;
 }
 

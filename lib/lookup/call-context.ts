@@ -17,4 +17,8 @@ export interface CallContext {
   noteFailure(error: ApiError): void;
   /** A call was answered: lookups are not failing (pages re-ask what failed before). */
   noteSuccess(): void;
+  /** Refreshes the ledger from the free /account; resolves false when it could not. */
+  reconcile(): Promise<boolean>;
+  /** Waits on the service's clock. */
+  sleep(ms: number): Promise<void>;
 }

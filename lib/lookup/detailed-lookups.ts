@@ -6,6 +6,7 @@
  */
 import { refusalOf } from './admission';
 import type { CallContext } from './call-context';
+import { bookLostCall, isLostAnswer, LOST_ANSWER_BACKOFF_MS } from './lost-answer';
 import { costOfCheckIp, costOfError } from './quota-costs';
 import { asApiError, failed, skipped } from './results';
 import type { LookupResult } from './types';
@@ -59,6 +60,7 @@ export class DetailedLookups {
 
   private async run(ip: string): Promise<LookupResult> {
     const { context } = this.options;
+    let lostOnce = false;
     for (let attempt = 0; ; attempt++) {
       await this.options.whenResumed();
       const refused = refusalOf(context);
@@ -83,9 +85,21 @@ export class DetailedLookups {
         return context.cache.answer(answer, generation);
       } catch (error) {
         const apiError = asApiError(error);
-        context.guard.charge(costOfError('checkIP', apiError), identity);
         // The settings changed during the call: what the old client met says nothing about the new one.
         const stale = context.client() !== client;
+        if (isLostAnswer(apiError)) {
+          // Maybe billed: its cost comes from /account, and it is asked again once (lost-answer.ts).
+          await bookLostCall(context, 1, identity);
+          if (!lostOnce && !stale) {
+            lostOnce = true;
+            release();
+            await context.sleep(LOST_ANSWER_BACKOFF_MS);
+            continue;
+          }
+          if (!stale) context.noteFailure(apiError);
+          return failed(ip, apiError.toJSON());
+        }
+        context.guard.charge(costOfError('checkIP', apiError), identity);
         if (!stale) context.noteFailure(apiError);
         if (apiError.kind === 'rate-limited' && attempt < this.options.retries) {
           if (!stale) this.options.pause(apiError.retryAfterMs ?? 1_000 * 2 ** attempt);

@@ -34,6 +34,7 @@ import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
 import type { LedgerStore } from './quota-ledger';
 import { QuotaRefresher } from './quota-refresher';
 import { RecoveryWatch } from './recovery-watch';
+import { bookLostCall, isLostAnswer } from './lost-answer';
 import { sendBulk } from './send-bulk';
 import { asApiError, failed, NO_KEY_ERROR, skipped } from './results';
 import type { LookupPriority, LookupResult, LookupStatus, QuotaSnapshot } from './types';
@@ -180,6 +181,8 @@ export class LookupService {
       cache: this.cache,
       noteFailure: (error) => this.noteFailure(error),
       noteSuccess: () => this.noteSuccess(),
+      reconcile: () => (this.handle ? this.refreshNow(this.handle).then(() => true, () => false) : Promise.resolve(false)),
+      sleep: (ms) => new Promise<void>((resolve) => this.clock.setTimeout(resolve, ms)),
     };
     this.admission = {
       automaticAllowed: () => this.policy.automatic,
@@ -313,7 +316,10 @@ export class LookupService {
       return result;
     } catch (error) {
       const apiError = asApiError(error);
-      this.guard.charge(costOfError('test-key', apiError), handle.identity);
+      // Its answer lost after sending: learn from /account what it cost (never re-asked: it
+      // would cost again to tell what the lost one may already have told).
+      if (isLostAnswer(apiError)) await bookLostCall(this.calls, COST_OF_TEST_KEY, handle.identity);
+      else this.guard.charge(costOfError('test-key', apiError), handle.identity);
       if (this.handle === handle) this.noteFailure(apiError);
       throw apiError;
     }
@@ -504,7 +510,9 @@ export class LookupService {
     if (error.kind === 'quota-exhausted') {
       this.guard.markExhausted(error.message);
       this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));
-    } else if (error.kind === 'invalid-key' || error.kind === 'missing-key') {
+    } else if (error.kind === 'invalid-key' || error.kind === 'missing-key' || error.kind === 'refused') {
+      // A refusal /account could not explain repeats (and bills) on every call: stop until the
+      // settings change or the key is verified again.
       const data = error.toJSON();
       this.keyError = data;
       this.batcher.settleQueued('all', (ip) => failed(ip, data));

@@ -28,12 +28,14 @@ export const COST_OF_TEST_KEY = 1;
 
 /**
  * A failed call: 4xx other than 404 is counted by the server; 5xx, network, timeouts are
- * not. 401 and 403 are left out: a missing or rejected key has no counter to charge, and a
+ * not (an answer lost after sending is learnt from /account: lost-answer.ts). 401 and 403 are left out: a missing or rejected key has no counter to charge, and a
  * key past its usage limit is blocked whatever we count.
  */
 export function costOfError(endpoint: Endpoint, error: unknown): number {
   if (endpoint === 'account') return 0;
   if (!(error instanceof ApiError) || error.status === undefined) return 0;
+  // A 403 for a key /account accepts (a plan refusal) is an ordinary billed 4xx.
+  if (error.kind === 'refused') return 1;
   const { status } = error;
   return status >= 400 && status < 500 && status !== 404 && status !== 401 && status !== 403 ? 1 : 0;
 }

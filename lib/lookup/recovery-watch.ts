@@ -38,8 +38,8 @@ export class RecoveryWatch {
   private timer: TimerHandle | null = null;
   private delay: number;
 
-  constructor(private readonly o: RecoveryWatchOptions) {
-    this.delay = o.baseMs ?? 5_000;
+  constructor(private readonly options: RecoveryWatchOptions) {
+    this.delay = options.baseMs ?? 5_000;
   }
 
   get isFailing(): boolean {
@@ -51,10 +51,10 @@ export class RecoveryWatch {
     this.failing = true;
     if (PROBED.has(kind) && this.timer === null) {
       const wait = this.delay;
-      this.delay = Math.min(this.delay * 2, this.o.maxMs ?? 120_000);
-      this.timer = this.o.clock.setTimeout(() => {
+      this.delay = Math.min(this.delay * 2, this.options.maxMs ?? 120_000);
+      this.timer = this.options.clock.setTimeout(() => {
         this.timer = null;
-        this.o.probe();
+        this.options.probe();
       }, wait);
     }
   }
@@ -66,21 +66,21 @@ export class RecoveryWatch {
 
   succeeded(): void {
     this.cancelProbe();
-    this.delay = this.o.baseMs ?? 5_000;
+    this.delay = this.options.baseMs ?? 5_000;
     if (!this.failing) return;
     this.failing = false;
-    this.o.onRecovered();
+    this.options.onRecovered();
   }
 
   /** Another server: its predecessor's failures say nothing about it. */
   reset(): void {
     this.cancelProbe();
     this.failing = false;
-    this.delay = this.o.baseMs ?? 5_000;
+    this.delay = this.options.baseMs ?? 5_000;
   }
 
   private cancelProbe(): void {
-    if (this.timer !== null) this.o.clock.clearTimeout(this.timer);
+    if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
     this.timer = null;
   }
 }

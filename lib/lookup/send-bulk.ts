@@ -4,9 +4,11 @@
  * answer cached, and each failure turned into what the batcher should do with the batch.
  */
 import { ApiError } from '../api/errors';
+import type { ApiClient, BulkLookup } from '../api/types';
 import { refusalOf } from './admission';
 import type { SendResult } from './batcher';
 import type { CallContext } from './call-context';
+import { bookLostCall, isLostAnswer, LOST_ANSWER_BACKOFF_MS } from './lost-answer';
 import { costOfBulk, costOfError } from './quota-costs';
 import { asApiError, failed, skipped } from './results';
 import type { LookupResult } from './types';
@@ -40,7 +42,7 @@ export async function sendBulk(
   };
   try {
     await journaled;
-    const bulk = await client.checkIpBulk(ips);
+    const bulk = await askOnceMore(context, client, ips, identity);
     guard.charge(costOfBulk(bulk), identity);
     if (bulk.failure) noteFailure(new ApiError(bulk.failure));
     else if (context.client() === client) context.noteSuccess();
@@ -61,16 +63,41 @@ export async function sendBulk(
     return { kind: 'done', outcomes };
   } catch (error) {
     const apiError = asApiError(error);
-    guard.charge(costOfError('bulk', apiError), identity);
+    // A lost answer was booked in askOnceMore; any other failure by the cost model (a 429: 1).
+    if (!isLostAnswer(apiError)) guard.charge(costOfError('bulk', apiError), identity);
     noteFailure(apiError);
-    // Rate limited after the client's own retries: the batcher requeues and pauses everything.
+    // Rate limited (the client does not retry a billed 429): the batcher requeues and pauses
+    // everything. A Retry-After shorter than MIN_PAUSE_MS (`0`) is no reason to ask again at
+    // once: the batcher's own exponential backoff applies instead.
     if (apiError.kind === 'rate-limited') {
-      return { kind: 'retry-later', delayMs: apiError.retryAfterMs ?? null, error: apiError };
+      const asked = apiError.retryAfterMs;
+      return { kind: 'retry-later', delayMs: asked !== undefined && asked >= MIN_PAUSE_MS ? asked : null, error: apiError };
     }
     if (apiError.kind === 'quota-exhausted') return all((ip) => skipped(ip, 'quota-exhausted'));
     const data = apiError.toJSON();
     return all((ip) => failed(ip, data));
   } finally {
     release();
+  }
+}
+
+/** The shortest pause after a 429 taken from the server's Retry-After. */
+export const MIN_PAUSE_MS = 1_000;
+
+/**
+ * The bulk call, and when its answer was lost after sending: its cost learnt from /account,
+ * then one more ask after a backoff (lost-answer.ts). A second loss is booked and thrown.
+ */
+async function askOnceMore(context: CallContext, client: ApiClient, ips: string[], identity: string | null): Promise<BulkLookup> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await client.checkIpBulk(ips);
+    } catch (error) {
+      const apiError = asApiError(error);
+      if (!isLostAnswer(apiError)) throw apiError;
+      await bookLostCall(context, ips.length, identity);
+      if (attempt >= 1 || context.client() !== client) throw apiError;
+      await context.sleep(LOST_ANSWER_BACKOFF_MS);
+    }
   }
 }

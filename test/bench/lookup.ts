@@ -8,6 +8,10 @@
  * found IPs, IPs sent twice, and p50/p95 time from ask to answer per message. Every figure is
  * measured in this run, side by side; compare the ratios, not the milliseconds (the machine
  * is shared and noisy).
+ *
+ * The faulty-network scenario runs the engine against a simulator where 10% of bulk calls
+ * lose their answer after being billed (a gateway 502) and 5% answer 429 (billed): it prints
+ * units paid / found IPs (goal ≤ 1.1×) and bulk calls / minimum.
  */
 import 'fake-indexeddb/auto';
 import { createApiClient } from '../../lib/api';
@@ -200,10 +204,54 @@ function report(label: string, r: RunResult, minimum: number, found: number) {
   );
 }
 
+/** 10% of bulk calls lose their billed answer, 5% are rate limited (both billed). */
+const FAULTY_SIZE = 5_000;
+
+async function faultyRun(sim: Simulator): Promise<void> {
+  const workload = buildWorkload(FAULTY_SIZE, 7);
+  const minimum = Math.ceil(FAULTY_SIZE / 100);
+  const found = workload.unique.filter((ip) => sim.dataset.lookup(ip) !== null).length;
+  sim.clearFaults();
+  sim.setFaults({
+    serverError: { count: 1_000, every: 10, status: 502, html: true, afterCharge: true, path: '/checkIP/bulk' },
+    rateLimit: { count: 1_000, every: 20, offset: 5, path: '/checkIP/bulk' },
+  });
+  const key = 'bench-faulty';
+  const logStart = sim.requestLog.length;
+  const result = await measure(sim, key, async (client) => {
+    const service = new LookupService({
+      clientSource: async () => ({ server: sim.baseUrl, handle: { client, identity: key } }),
+      policySource: async () => POLICY,
+      initialPolicy: POLICY,
+      cacheStore: createMemoryCacheStore(),
+      ledgerStore: createMemoryLedgerStore(),
+    });
+    await service.status();
+    const timed = await drive(workload, (caller, ips) => service.lookup(ips, { priority: 'visible', source: `tab${caller}:0:doc` }));
+    await service.whenIdle();
+    return timed;
+  });
+  const log = sim.requestLog.slice(logStart);
+  const bulk = log.filter((e) => e.path === '/checkIP/bulk');
+  const lost = bulk.filter((e) => e.fault === 'serverError').length;
+  const limited = bulk.filter((e) => e.status === 429).length;
+  sim.clearFaults();
+  console.log(
+    `\nFaulty network: ${fmt(FAULTY_SIZE)} unique IPs, found ${fmt(found)}; of ${fmt(bulk.length)} bulk calls ${lost} lost their billed answer, ${limited} were 429`,
+  );
+  console.log(
+    `  units paid / found IPs ${ratio(result.quotaUnits, found)}× (goal ≤ 1.10×; ${fmt(result.quotaUnits)} units)` +
+      ` | bulk calls / minimum ${ratio(bulk.length, minimum)}× (${fmt(bulk.length)} / ${fmt(minimum)})` +
+      ` | /account calls ${log.filter((e) => e.path === '/account').length} | wall ${ms(result.wallMs)}`,
+  );
+}
+
 export async function run(): Promise<void> {
   const sim = await startSimulator({ logLimit: 1_000_000 });
   try {
-    for (const [index, size] of SIZES.entries()) {
+    // BENCH_LOOKUP=faulty runs only the faulty-network scenario.
+    const sizes = process.env.BENCH_LOOKUP === 'faulty' ? [] : SIZES;
+    for (const [index, size] of sizes.entries()) {
       const workload = buildWorkload(size, index);
       const minimum = Math.ceil(size / 100);
       const found = workload.unique.filter((ip) => sim.dataset.lookup(ip) !== null).length;
@@ -226,6 +274,7 @@ export async function run(): Promise<void> {
           `wall ${ratio(naive.wallMs, engine.wallMs)}×`,
       );
     }
+    await faultyRun(sim);
   } finally {
     await sim.close();
   }

@@ -46,7 +46,7 @@ test.describe('redirects', () => {
           apiKey: CANARY,
           authHeader,
         });
-        await expect(page.getByRole('alert')).toContainText('redirected the request');
+        await expect(page.getByRole('alert')).toContainText('redirects to');
         expect(seen).toEqual([]);
         await expect(page.getByRole('alert')).not.toContainText(CANARY);
       });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
-import { DEMO_KEY, LOW_QUOTA_KEY } from '../sim/keys';
+import { DEMO_KEY, LOW_QUOTA_KEY, SHARED_QUOTA_KEY } from '../sim/keys';
 import { expect, test } from './fixtures';
 import { configureApi, extensionUrl, IPS, saveApiSettings, tabIdOf, unreachableBaseUrl, useUiSimulator } from './ui-helpers';
 import { takeUiScreenshots } from './ui-screenshots';
@@ -177,10 +177,20 @@ test.describe('quota meter', () => {
     await expect(popup.getByText('Reserve: the last 100 requests are kept for manual lookups.')).toBeVisible();
     await expect(popup.getByText(/^Updated .* UTC\)$/)).toBeVisible();
     await expect(popup.getByRole('meter', { name: 'Quota used' })).toHaveAttribute('aria-valuenow', '95');
+    await expect(popup.getByText("Limit: this key's own.")).toBeVisible();
     env.ui.sim.setKey(DEMO_KEY, { currentUsage: 100 });
     await popup.getByRole('button', { name: 'Refresh quota' }).click();
     await expect(popup.getByText('100 of 1,000 used')).toBeVisible();
     await expect(popup.getByText('OK', { exact: true })).toBeVisible();
+  });
+
+  test("a key without its own limit: the organisation's pool, with its usage", async ({ context, extensionId }) => {
+    // shared-quota-key: no own limit, in an organisation of 20 requests.
+    env.ui.sim.setKey(SHARED_QUOTA_KEY, { currentUsage: 4 });
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, SHARED_QUOTA_KEY);
+    const popup = await openPopup(context, extensionId);
+    await expect(popup.getByText('4 of 20 used')).toBeVisible();
+    await expect(popup.getByText("Limit: the organisation's pool, shared with its other keys")).toBeVisible();
   });
 });
 

@@ -11,6 +11,8 @@ export interface FaultRule {
   path?: string;
   /** Fire on every n-th matching request only (1, the default: every one), e.g. 10 for "10%". */
   every?: number;
+  /** With `every`: which request of each n fires (1 = the first; default n, the last). */
+  offset?: number;
 }
 
 export interface SimFaults {
@@ -81,7 +83,8 @@ export class FaultStore {
       if (!rule || rule.count <= 0 || !matches(rule.path, path)) continue;
       const seen = (this.seen.get(type) ?? 0) + 1;
       this.seen.set(type, seen);
-      if (seen % Math.max(1, Math.floor(rule.every ?? 1)) !== 0) continue;
+      const every = Math.max(1, Math.floor(rule.every ?? 1));
+      if (seen % every !== Math.floor(rule.offset ?? every) % every) continue;
       rule.count -= 1;
       switch (type) {
         case 'redirect': {

@@ -34,9 +34,21 @@ export const ERROR_TEXT: Record<ApiErrorKind | ProtocolErrorKind, ErrorText> = {
     nextStep: 'Lookups work again when the period resets. Ask your administrator for a higher limit or use another key.',
     action: 'refresh-quota',
   },
+  refused: {
+    title: 'Refused by the server',
+    message: 'The server refused this request (HTTP 403) although it accepts the key: its own words are below.',
+    nextStep: 'Your plan or the key\'s permissions may not include this lookup. Check them in your account dashboard.',
+    action: 'none',
+  },
+  redirected: {
+    title: 'API moved',
+    message: 'The API answered with a redirect. The extension does not follow it, so your key is not sent to another address.',
+    nextStep: 'If the new address is the real API, set it as "API base URL" in Settings.',
+    action: 'open-options',
+  },
   'rate-limited': {
     title: 'Too many requests',
-    message: 'The server is rate limiting this key (HTTP 429), even after the extension backed off and retried.',
+    message: 'The server is rate limiting this key (HTTP 429). Each refused request still counts toward the quota, so the extension waits before asking again.',
     nextStep: 'Wait a minute and try again. Automatic lookups resume on their own.',
     action: 'retry',
   },

@@ -96,7 +96,8 @@ describe('bad-request', () => {
 describe('not-found', () => {
   it('an endpoint missing on a wrong base URL (HTML 404)', async () => {
     const error = await failure(clientFor(sim, { baseUrl: `${sim.origin}/api/v9` }).account());
-    expect(error).toMatchObject({ kind: 'not-found', status: 404, message: '404 Not Found' });
+    expect(error).toMatchObject({ kind: 'not-found', status: 404 });
+    expect(error.message).toBe(`The base URL does not look like this API: ${sim.origin}/api/v9/account answered 404 (404 Not Found).`);
   });
 
   it('an unknown endpoint below the API prefix (JSON 404), free', async () => {
@@ -112,11 +113,11 @@ describe('not-found', () => {
 });
 
 describe('server', () => {
-  it('5xx with an HTML body, retried up to the limit', async () => {
+  it("5xx with an HTML body (a gateway's): maybe billed, so not retried", async () => {
     sim.setFaults({ serverError: { count: 10, status: 502, html: true } });
     const error = await failure(clientFor(sim, { retry: { limit: 2, baseDelayMs: 1, maxDelayMs: 2 } }).checkIp(FIXTURES.critical.ip));
-    expect(error.toJSON()).toEqual({ kind: 'server', status: 502, message: '502 Bad Gateway' });
-    expect(requestsTo(sim, '/checkIP').map((e) => e.status)).toEqual([502, 502, 502]);
+    expect(error.toJSON()).toEqual({ kind: 'server', status: 502, message: '502 Bad Gateway', lostAfterSend: true });
+    expect(requestsTo(sim, '/checkIP').map((e) => e.status)).toEqual([502]);
   });
 
   it('the JSON 500 bodies of the spec', async () => {
@@ -134,11 +135,13 @@ describe('network', () => {
     expect(error.kind).toBe('network');
   });
 
-  it('a dropped connection, retried', async () => {
-    sim.setFaults({ dropConnection: { count: 10 } });
-    const error = await failure(clientFor(sim, { retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } }).checkIp(FIXTURES.critical.ip));
-    expect(error.kind).toBe('network');
-    expect(requestsTo(sim, '/checkIP')).toHaveLength(2);
+  it('a dropped connection: retried for the free /account, not for a paid lookup', async () => {
+    sim.setFaults({ dropConnection: { count: 10, path: '*' } });
+    const client = clientFor(sim, { retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    expect((await failure(client.account())).kind).toBe('network');
+    expect(requestsTo(sim, '/account')).toHaveLength(2);
+    expect(await failure(client.checkIp(FIXTURES.critical.ip))).toMatchObject({ kind: 'network', lostAfterSend: true });
+    expect(requestsTo(sim, '/checkIP')).toHaveLength(1);
   });
 });
 
@@ -163,5 +166,60 @@ describe('bad-response', () => {
     expect((await failure(client.checkIp('8.8.8.8'))).kind).toBe('bad-response');
     expect((await failure(client.account())).kind).toBe('bad-response');
     expect((await failure(client.checkIpBulk(['8.8.8.8']))).kind).toBe('bad-response');
+  });
+});
+
+describe('errors from evidence, not guesses', () => {
+  let odd: Simulator;
+  beforeAll(async () => {
+    odd = await startSimulator({ profile: 'odd' });
+  });
+  afterAll(() => odd.close());
+  beforeEach(() => odd.setProfile('odd'));
+
+  it('a 403 "Forbidden" while /account shows the limit reached is the usage limit, quoting the server', async () => {
+    odd.setKey(DEMO_KEY, { currentUsage: 1000 });
+    const error = await failure(clientFor(odd).checkIpBulk(['8.8.8.8']));
+    expect(error.toJSON()).toEqual({ kind: 'quota-exhausted', status: 403, message: 'Usage limit reached (the server said "Forbidden").' });
+    expect(requestsTo(odd, '/account')).toHaveLength(1);
+  });
+
+  it('a 403 "Forbidden" that /account refuses too is an invalid key', async () => {
+    const error = await failure(clientFor(odd, { apiKey: EXPIRED_KEY }).checkIp(FIXTURES.critical.ip));
+    expect(error).toMatchObject({ kind: 'invalid-key', message: expect.stringContaining('the server said "Forbidden"') });
+  });
+
+  it('a 403 with an unknown text for a key /account accepts is refused, not "invalid key"', async () => {
+    const planRefusal: typeof fetch = async (input, init) =>
+      String(input).includes('/checkIP/bulk')
+        ? new Response(JSON.stringify({ error: true, statusCode: 403, message: 'Your plan does not include bulk lookups' }), { status: 403 })
+        : fetch(input, init);
+    const error = await failure(clientFor(odd, { fetch: planRefusal }).checkIpBulk(['8.8.8.8']));
+    expect(error.toJSON()).toEqual({
+      kind: 'refused',
+      status: 403,
+      message: 'The request was refused although the key is valid (the server said "Your plan does not include bulk lookups").',
+    });
+  });
+
+  it('checkIP on a missing route (HTML 404) is "not this API", with the URL, never "IP not found"', async () => {
+    const error = await failure(clientFor(odd, { baseUrl: `${odd.baseUrl}/v2` }).checkIp('8.8.8.8'));
+    expect(error.kind).toBe('not-found');
+    expect(error.message).toContain(`does not look like this API: ${odd.baseUrl}/v2/checkIP answered 404`);
+  });
+
+  it("checkIP on a missing route (the framework's JSON 404) is \"not this API\" too", async () => {
+    odd.setProfile('docs');
+    const error = await failure(clientFor(odd, { baseUrl: `${odd.baseUrl}/v2` }).checkIp('8.8.8.8'));
+    expect(error).toMatchObject({ kind: 'not-found', message: expect.stringContaining('does not look like this API') });
+  });
+
+  it('a redirect is refused with a message naming its target; nothing is billed', async () => {
+    sim.setFaults({ redirect: { count: 1, status: 301, location: 'https://user:pw@elsewhere.example/api/v1/checkIP/bulk' } });
+    const error = await failure(clientFor(sim).checkIpBulk(['8.8.8.8']));
+    expect(error).toMatchObject({ kind: 'redirected', status: 301 });
+    expect(error.message).toContain('redirects to https://elsewhere.example/api/v1/checkIP/bulk');
+    expect(error.message).not.toContain('pw');
+    expect(sim.usage(DEMO_KEY)).toBe(0);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Contract: the real client against the real simulator over HTTP, for every endpoint's happy
- * paths, both auth headers, both not-found modes, chunking and quota accounting.
+ * paths, both auth headers, both not-found modes, chunking and quota accounting; then the
+ * profile-independent contract under every simulator profile (test/sim/profiles.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, NOT_FOUND_IPS } from '../../sim/dataset';
 import { DEMO_KEY, SHARED_QUOTA_KEY, UNLIMITED_KEY } from '../../sim/keys';
+import { limitsFromAccount } from '../../../lib/api/account-limits';
+import { PROFILE_NAMES } from '../../sim/profiles';
 import { startSimulator, type Simulator } from '../../sim/server';
 import { clientFor, requestsTo } from './sim-client';
 
@@ -232,5 +235,52 @@ describe('checkSubnet', () => {
     expect(result.items[0]).toMatchObject({ ip: '185.220.101.1', score: 95, threatLevel: 'CRITICAL' });
     expect(result.summary).toMatchObject({ total: 254, foundCount: expected.length });
     expect(sim.usage(DEMO_KEY)).toBe(expected.length);
+  });
+});
+
+describe.each(PROFILE_NAMES)('every endpoint under profile %s', (profile) => {
+  let profiled: Simulator;
+  beforeAll(async () => {
+    profiled = await startSimulator({ profile });
+  });
+  afterAll(() => profiled.close());
+  beforeEach(() => profiled.setProfile(profile));
+
+  it('checkIp reads every fixture; unknown IPs are not-found or a clean row', async () => {
+    const client = clientFor(profiled, { apiKey: UNLIMITED_KEY });
+    for (const record of Object.values(FIXTURES)) {
+      const answer = await client.checkIp(record.ip, { detailed: true });
+      expect(answer, record.ip).toMatchObject({ status: 'found', data: { whitelisted: record.whitelist !== null } });
+      expect(answer.status === 'found' && answer.data.ipInfo?.asn, record.ip).toBe(record.ipInfo.asn);
+    }
+    for (const ip of NOT_FOUND_IPS) {
+      const answer = await client.checkIp(ip);
+      if (answer.status === 'found') expect(answer.data).toMatchObject({ totalHits: 0, reputation: 'clean' });
+      else expect(answer.status).toBe('not-found');
+    }
+  });
+
+  it('bulk: every row usable, whitelisted rows whitelisted, billed only the IPs in the database', async () => {
+    const ips = [...Object.values(FIXTURES).map((r) => r.ip), ...NOT_FOUND_IPS, ...Array.from({ length: 120 }, (_, i) => `62.${i}.7.${i + 1}`)];
+    const result = await clientFor(profiled, { apiKey: UNLIMITED_KEY }).checkIpBulk(ips);
+    expect(result.items.filter((i) => i.status === 'error')).toEqual([]);
+    const whitelisted = result.items.find((i) => i.ip === FIXTURES.whitelisted.ip);
+    expect(whitelisted).toMatchObject({ status: 'found', data: { whitelisted: true, whitelist: { value: '1.1.1.1' } } });
+    expect(profiled.usage(UNLIMITED_KEY)).toBe(ips.filter((ip) => profiled.dataset.lookup(ip) !== null).length);
+  });
+
+  it('account: the limit that applies, by the documented rule', async () => {
+    profiled.setKey(DEMO_KEY, { currentUsage: 40 });
+    const limits = limitsFromAccount(await clientFor(profiled).account());
+    expect(limits).toEqual(
+      profile === 'org-pool'
+        ? { used: 40, limit: 1000, unlimited: false, scope: 'organization' }
+        : { used: 40, limit: 1000, unlimited: false, scope: 'key' },
+    );
+  });
+
+  it('the usage limit is quota-exhausted whatever its 403 text says', async () => {
+    profiled.setKey(DEMO_KEY, { currentUsage: 1000 });
+    await expect(clientFor(profiled).checkIpBulk(['8.8.8.8'])).rejects.toMatchObject({ kind: 'quota-exhausted', status: 403 });
   });
 });

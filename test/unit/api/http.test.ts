@@ -179,3 +179,29 @@ describe('secrets in error text', () => {
     expect((error as Error).message).not.toContain('p4ss');
   });
 });
+
+describe('redirects', () => {
+  it('are never followed: fetch is told redirect "manual"', async () => {
+    const { fetch, calls } = recordingFetch();
+    await createApiClient(options({ fetch })).checkIp('8.8.8.8');
+    expect(calls[0]!.init.redirect).toBe('manual');
+  });
+
+  it("a browser's opaque redirect (Location hidden) is refused, saying the target is hidden", async () => {
+    const opaque = { type: 'opaqueredirect', status: 0, ok: false, headers: new Headers(), text: async () => '' } as unknown as Response;
+    const { fetch } = recordingFetch(() => opaque);
+    await expect(createApiClient(options({ fetch })).checkIpBulk(['8.8.8.8'])).rejects.toMatchObject({
+      kind: 'redirected',
+      message: expect.stringContaining('an address the browser does not reveal'),
+    });
+  });
+
+  it('a relative Location is named as the absolute URL it points to', async () => {
+    const { fetch } = recordingFetch(() => new Response(null, { status: 307, headers: { Location: '/v2/checkIP?ip=8.8.8.8' } }));
+    await expect(createApiClient(options({ fetch })).checkIp('8.8.8.8')).rejects.toMatchObject({
+      kind: 'redirected',
+      status: 307,
+      message: expect.stringContaining('redirects to https://ipswamp.com/v2/checkIP.'),
+    });
+  });
+});

@@ -58,7 +58,7 @@ describe('redirects on API calls', () => {
         });
         const error = (await client.account().catch((e: unknown) => e)) as ApiError;
         expect(error.name).toBe('ApiError');
-        expect(error.kind).toBe('bad-response');
+        expect(error.kind).toBe('redirected');
         expect(error.status).toBe(code);
         // Names the target (origin and path), never its query.
         expect(error.message).toContain(`http://127.0.0.1:${otherPort}/api/v1/account`);
@@ -79,7 +79,7 @@ describe('redirects on API calls', () => {
       fetch: (() => Promise.resolve(opaque as unknown as Response)) as typeof fetch,
     });
     const error = (await client.account().catch((e: unknown) => e)) as ApiError;
-    expect(error.kind).toBe('bad-response');
-    expect(error.message).toMatch(/redirected the request to another address/);
+    expect(error.kind).toBe('redirected');
+    expect(error.message).toMatch(/redirects to an address the browser does not reveal/);
   });
 });

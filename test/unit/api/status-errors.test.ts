@@ -9,7 +9,12 @@ describe('kindForStatus', () => {
     [403, 'API key expired', 'invalid-key'],
     [403, 'API usage limit exceeded', 'quota-exhausted'],
     [403, 'Monthly quota reached', 'quota-exhausted'],
-    [403, 'Usage cap hit', 'quota-exhausted'],
+    [403, 'Usage limit exceeded', 'quota-exhausted'],
+    [403, 'Expired API key', 'invalid-key'],
+    // Texts nobody documents: confirmed with /account before anything is concluded (refused-403.ts).
+    [403, 'Usage cap hit', 'refused'],
+    [403, 'Forbidden', 'refused'],
+    [403, 'Your plan does not include bulk lookups', 'refused'],
     [404, 'Not found', 'not-found'],
     [405, 'Method not allowed', 'bad-request'],
     [408, 'Request Timeout', 'timeout'],
@@ -35,8 +40,16 @@ describe('serverMessage', () => {
 
   it('reads an HTML error page title, else the status', () => {
     expect(serverMessage(502, undefined, '<html><head><title>502 Bad Gateway</title></head></html>')).toBe('502 Bad Gateway');
-    expect(serverMessage(500, undefined, 'oops')).toBe('HTTP 500');
+    expect(serverMessage(500, undefined, '')).toBe('HTTP 500');
     expect(serverMessage(500, { error: true }, '')).toBe('HTTP 500');
+  });
+
+  it('keeps the words of a text/plain answer (a 429), sanitised and short', () => {
+    expect(serverMessage(429, undefined, 'Too many requests: slow down.\n')).toBe('Too many requests: slow down.');
+    expect(serverMessage(429, undefined, 'a\u202Eb\u0007c')).toBe('a b c');
+    const long = serverMessage(403, { error: true, message: 'x'.repeat(500) }, '');
+    expect(long).toHaveLength(160);
+    expect(long.endsWith('…')).toBe(true);
   });
 });
 

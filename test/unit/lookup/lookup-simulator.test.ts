@@ -55,7 +55,10 @@ async function askAll(service: ReturnType<typeof newService>, priority: 'visible
   return drive(clock, Promise.all(asks));
 }
 
-describe('lookup engine against the simulator', () => {
+describe.each(PROFILE_NAMES)('lookup engine against the simulator (profile %s)', (profile) => {
+  beforeEach(() => sim.setProfile(profile));
+  afterAll(() => sim.setProfile('spec'));
+
   it('250 unique IPs from 5 overlapping callers: exactly 3 bulk calls, then 0, also after a restart', async () => {
     expect(UNIQUE).toHaveLength(250);
     const service = newService();
@@ -99,7 +102,12 @@ describe('lookup engine against the simulator', () => {
     expect(bulkRequests()).toBe(0);
     const manual = await drive(clock, service.lookup(publicIps(20), { priority: 'manual' }));
     expect(manual.every(answered)).toBe(true);
-    expect((await service.status()).quota.state).toBe('reserve-reached');
+    const { quota } = await service.status();
+    expect(quota.state).toBe('reserve-reached');
+    expect(quota.scope).toBe(profile === 'org-pool' ? 'organization' : 'key');
+    // After a reconciliation the ledger's usage is the server's.
+    await service.refreshQuota();
+    expect((await service.status()).quota).toMatchObject({ used: sim.usage(DEMO_KEY), limit: 1000 });
     expect(sim.usage(DEMO_KEY)).toBe(905 + foundCount(publicIps(20)));
   });
 
@@ -175,6 +183,63 @@ describe.each(PROFILE_NAMES)('every row stands on its own (profile %s)', (profil
     const service = newService();
     await service.refreshQuota();
     await drive(clock, service.lookup([...NOT_FOUND_IPS, FIXTURES.critical.ip], { priority: 'manual' }));
+    await service.whenIdle();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+});
+
+describe('no blind paid retries', () => {
+  const accountCalls = () => sim.requestLog.filter((e) => e.path === '/account').length;
+
+  it('a bulk answer lost after charging: /account books it, one re-ask after a backoff, ledger = server', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ serverError: { count: 1, status: 502, html: true, afterCharge: true, path: '/checkIP/bulk' } });
+    const before = accountCalls();
+    const ips = publicIps(40, 9_000);
+    const results = await drive(clock, service.lookup(ips, { priority: 'manual' }), 250);
+    expect(results.every(answered)).toBe(true);
+    expect(bulks.map((b) => b.status)).toEqual([502, 200]);
+    expect(accountCalls()).toBe(before + 1); // the lost call's cost, learnt for free
+    expect(sim.usage(DEMO_KEY)).toBe(2 * foundCount(ips)); // the lost answer was paid for
+    // Reconciled: the ledger is the server's count (zero-hit rows the server billed included).
+    await service.refreshQuota();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+
+  it('lost again: asked at most twice, booked, and every IP gets an error (no loop)', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ dropConnection: { count: 10, afterCharge: true, path: '/checkIP/bulk' } });
+    const results = await drive(clock, service.lookup(publicIps(20, 9_500), { priority: 'manual' }), 250);
+    expect(results.every((r) => r.status === 'error' && r.error.kind === 'network')).toBe(true);
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(2);
+    await service.whenIdle();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+
+  it('a detailed checkIP lost after charging: booked from /account, asked once more', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ serverError: { count: 1, status: 504, html: true, afterCharge: true, path: '/checkIP' } });
+    const [result] = await drive(clock, service.lookup([FIXTURES.critical.ip], { priority: 'manual', detailed: true }), 250);
+    expect(result).toMatchObject({ status: 'found', data: { ipInfo: { asn: 'AS60729' } } });
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP').map((e) => e.status)).toEqual([504, 200]);
+    await service.whenIdle();
+    expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
+  });
+
+  it('Retry-After: 0 makes no burst, and every 429 is booked as paid', async () => {
+    const service = newService();
+    await service.refreshQuota();
+    sim.setFaults({ rateLimit: { count: 2, retryAfterSeconds: 0, path: '/checkIP/bulk' } });
+    const asked = service.lookup(publicIps(30, 9_800), { priority: 'manual' });
+    await drive(clock, settleIo(() => service.stats().pausedUntil !== null), 1);
+    // Paused on the engine's clock for the backoff, not for the server's "0".
+    expect(service.stats().pausedUntil! - clock.now()).toBeGreaterThanOrEqual(400);
+    const results = await drive(clock, asked, 250);
+    expect(results.every(answered)).toBe(true);
+    expect(bulks.map((b) => b.status)).toEqual([429, 429, 200]);
     await service.whenIdle();
     expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
   });
