@@ -4,8 +4,8 @@
  * as MV3 requires to be woken by a message); everything async starts lazily on first use.
  */
 import { browser } from 'wxt/browser';
-import { sendToEveryTab } from '../message-client';
-import type { Handlers, SenderInfo } from '../message-router';
+import { sendToEveryTab, sendToTab } from '../message-client';
+import type { Handlers } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
 import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } from '../settings';
@@ -20,6 +20,8 @@ export type LookupMessageType =
   | 'ui:get-status'
   | 'ui:refresh-quota'
   | 'ui:clear-cache'
+  | 'ui:get-page-cap'
+  | 'ui:lift-page-cap'
   | 'cs:lookup'
   | 'cs:lookup-detailed';
 
@@ -30,15 +32,42 @@ export type LookupMessageType =
  */
 const CREDENTIALS: readonly SettingKey[] = ['apiKey', 'apiBaseUrl', 'authHeader'];
 
-/** The page a content script runs in: the per-page cap counts per tab, frame and document. */
-export function sourceOf(sender: SenderInfo): string {
-  return `${sender.tab?.id ?? 'none'}:${sender.frameId ?? 0}:${sender.documentId ?? ''}`;
+/** The site of a URL for the caps: its host (with any port); '?' when unknown or not a URL. */
+export function siteOfUrl(url: string | undefined): string {
+  try {
+    return url ? new URL(url).host || '?' : '?';
+  } catch {
+    return '?';
+  }
 }
+
+/**
+ * Whom a content script's automatic lookups are counted against: its tab and the site of the
+ * tab's top page, so every frame of a tab (whatever its own origin) and every reload count
+ * together. The browser fills `sender.tab.url`, not the page: a frame cannot pick its site.
+ */
+export function capKeyOf(tabId: number | undefined, tabUrl: string | undefined): { source: string; site: string } {
+  const site = siteOfUrl(tabUrl);
+  return { source: `${tabId ?? 'none'}|${site}`, site };
+}
+
+export interface LookupHandlerDeps {
+  /** The URL of a tab's top page (browser.tabs.get); undefined when unknown. */
+  tabUrl?: (tabId: number) => Promise<string | undefined>;
+  /** Tells a tab's pages to forget their results and ask again (after a lift). */
+  askAgain?: (tabId: number) => Promise<void>;
+}
+
+const browserTabUrl = async (tabId: number) => (await browser.tabs.get(tabId)).url;
+const browserAskAgain = async (tabId: number) => void (await sendToTab(tabId, 'tab:results-stale', {}, 'all'));
 
 /** Tests replace the browser-bound parts (stores, client, clock). */
 export type LookupHandlerOverrides = Partial<Omit<LookupServiceOptions, 'initialPolicy'>>;
 
-export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
+export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, deps: LookupHandlerDeps = {}) {
+  const tabUrl = deps.tabUrl ?? browserTabUrl;
+  const askAgain = deps.askAgain ?? browserAskAgain;
+  const capOfTab = async (tabId: number) => capKeyOf(tabId, await tabUrl(tabId).catch(() => undefined));
   const service = new LookupService({
     clientSource: clientFromSettings,
     policySource: () => getSetting('lookupPolicy'),
@@ -64,7 +93,18 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     'ui:get-status': () => service.status(),
     'ui:refresh-quota': () => service.refreshQuota(),
     'ui:clear-cache': () => service.clearCache(),
-    'cs:lookup': ({ ips, priority }, sender) => service.lookup(ips, { priority, source: sourceOf(sender) }),
+    'ui:get-page-cap': async ({ tabId }) => {
+      const { source, site } = await capOfTab(tabId);
+      return service.pageCapUsage(source, site);
+    },
+    'ui:lift-page-cap': async ({ tabId }) => {
+      const { source, site } = await capOfTab(tabId);
+      const usage = await service.liftPageCap(source, site);
+      // The pages skipped what was over the cap: they forget and ask again (the cache answers the rest).
+      await askAgain(tabId).catch(() => undefined);
+      return usage;
+    },
+    'cs:lookup': ({ ips, priority }, sender) => service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) }),
     'cs:lookup-detailed': async ({ ip }) => {
       const [result] = await service.lookup([ip], { priority: 'manual', detailed: true });
       // lookup() answers every input; the fallback only satisfies the type checker.

@@ -14,6 +14,6 @@ export {
 export { createIdbCacheStore, DEFAULT_CACHE_DB_NAME } from './idb-cache-store';
 export { createMemoryCacheStore, type CacheStore } from './cache-store';
 export { createMemoryLedgerStore, fingerprint, type LedgerStore, type QuotaLedger } from './quota-ledger';
-export type { PageCapStore } from './page-cap';
+export type { PageCapStore, PageCapUsage } from './page-cap';
 export { systemClock, type Clock } from './clock';
 export type * from './types';

@@ -29,7 +29,7 @@ export type LookupResult =
 export interface LookupRequest {
   ips: string[];
   priority: LookupPriority;
-  /** A stable id of the page (tab + frame + document) for the per-page cap; absent for manual. */
+  /** The tab and site for the per-page cap; absent for manual. */
   source?: string;
   /** Ask for ipInfo (single detailed checkIP; costs 1 per IP not cached in detail). */
   detailed?: boolean;

@@ -1,11 +1,12 @@
 /** The "Lookup policy" section: drafts as typed, parsed against lookupPolicySchema. */
-import type { z } from 'zod';
+import { ZodDefault, type z } from 'zod';
 import { lookupPolicySchema, type LookupPolicy } from '../settings';
 import { parseNumberField } from './number-field';
 import type { ParseResult } from './section-form';
 
 export const POLICY_NUMBER_FIELDS = [
   'perPageCap',
+  'siteDailyCap',
   'reservePercent',
   'ttlFoundMinutes',
   'ttlNotFoundMinutes',
@@ -28,7 +29,10 @@ export function parsePolicyDraft(draft: PolicyDraft): ParseResult<PolicyDraft, L
   const errors: Partial<Record<keyof PolicyDraft, string>> = {};
   const value: Partial<LookupPolicy> = { sendPrivate: draft.sendPrivate, automatic: draft.automatic };
   for (const field of POLICY_NUMBER_FIELDS) {
-    const parsed = parseNumberField(draft[field], lookupPolicySchema.shape[field] as z.ZodNumber);
+    const shape = lookupPolicySchema.shape[field];
+    // A field with a default (for policies stored before it existed) is checked as its number.
+    const schema = (shape instanceof ZodDefault ? shape.removeDefault() : shape) as z.ZodNumber;
+    const parsed = parseNumberField(draft[field], schema);
     if (parsed.ok) value[field] = parsed.value;
     else errors[field] = parsed.message;
   }
