@@ -5,11 +5,15 @@
  */
 import { browser } from 'wxt/browser';
 import { sendToEveryTab, sendToTab } from '../message-client';
-import type { Handlers } from '../message-router';
+import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
 import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } from '../settings';
 import { clientFromSettings } from './api-from-settings';
+import { systemClock } from '../lookup/clock';
+import type { LookupResult } from '../lookup/types';
+import { DetailRate } from './detail-rate';
+import { FrameAsks } from './frame-asks';
 import { storageLedgerStore } from './quota-ledger-storage';
 import { sessionValue } from './session-value';
 
@@ -56,6 +60,14 @@ export interface LookupHandlerDeps {
   tabUrl?: (tabId: number) => Promise<string | undefined>;
   /** Tells a tab's pages to forget their results and ask again (after a lift). */
   askAgain?: (tabId: number) => Promise<void>;
+  /** Where the answers each frame was given are noted (the page handlers check summaries against it). */
+  frameAsks?: FrameAsks;
+  detailRate?: DetailRate;
+}
+
+/** The frame a content script message came from. */
+function frameOf(sender: SenderInfo) {
+  return { tabId: sender.tab?.id ?? -1, frameId: sender.frameId ?? 0, documentId: sender.documentId ?? '' };
 }
 
 const browserTabUrl = async (tabId: number) => (await browser.tabs.get(tabId)).url;
@@ -67,6 +79,12 @@ export type LookupHandlerOverrides = Partial<Omit<LookupServiceOptions, 'initial
 export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, deps: LookupHandlerDeps = {}) {
   const tabUrl = deps.tabUrl ?? browserTabUrl;
   const askAgain = deps.askAgain ?? browserAskAgain;
+  const frameAsks = deps.frameAsks ?? new FrameAsks();
+  const detailRate = deps.detailRate ?? new DetailRate({ clock: overrides.clock ?? systemClock });
+  const told = (sender: SenderInfo, results: LookupResult[]) => {
+    frameAsks.note(frameOf(sender), results);
+    return results;
+  };
   const capOfTab = async (tabId: number) => capKeyOf(tabId, await tabUrl(tabId).catch(() => undefined));
   const service = new LookupService({
     clientSource: clientFromSettings,
@@ -104,11 +122,16 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
       await askAgain(tabId).catch(() => undefined);
       return usage;
     },
-    'cs:lookup': ({ ips, priority }, sender) => service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) }),
-    'cs:lookup-detailed': async ({ ip }) => {
+    'cs:lookup': async ({ ips, priority }, sender) =>
+      told(sender, await service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) })),
+    'cs:lookup-detailed': async ({ ip }, sender) => {
+      // One unit each, past the page cap: limited per tab (a page cannot prove a click).
+      detailRate.take(sender.tab?.id ?? -1);
       const [result] = await service.lookup([ip], { priority: 'manual', detailed: true });
       // lookup() answers every input; the fallback only satisfies the type checker.
-      return result ?? { ip, status: 'skipped', reason: 'invalid' };
+      const answer: LookupResult = result ?? { ip, status: 'skipped', reason: 'invalid' };
+      told(sender, [answer]);
+      return answer;
     },
   };
 

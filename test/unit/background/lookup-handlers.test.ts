@@ -122,6 +122,17 @@ describe('lookup handlers', () => {
     expect(sim.requestLog.filter((e) => e.path === '/checkIP')).toHaveLength(1);
   });
 
+  it('cs:lookup-detailed is rate-limited per tab with a clear error; other tabs keep their allowance', async () => {
+    const { handlers } = build();
+    for (let i = 0; i < 10; i++) await handlers['cs:lookup-detailed']({ ip: `23.20.0.${i}` }, page(1));
+    await expect(handlers['cs:lookup-detailed']({ ip: '23.20.0.99' }, page(1))).rejects.toMatchObject({
+      kind: 'rate-limited',
+      message: expect.stringMatching(/Too many detailed lookups from this tab/),
+    });
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP')).toHaveLength(10);
+    expect((await handlers['cs:lookup-detailed']({ ip: '23.20.0.99' }, page(2))).status).not.toBe('error');
+  });
+
   it('status, refresh, test-key and clear-cache report what the popup shows', async () => {
     const { handlers } = build();
     await handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup);
