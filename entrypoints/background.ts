@@ -5,6 +5,7 @@
  */
 import { browser } from 'wxt/browser';
 import { createDisplayHandlers } from '@/lib/background/display-handlers';
+import { FrameAsks } from '@/lib/background/frame-asks';
 import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
@@ -14,8 +15,10 @@ import { parseEnvelope } from '@/lib/messaging';
 export default defineBackground(() => {
   // First, before anything else runs: the key in storage.local is for our pages and worker only.
   void restrictToTrustedContexts(browser.storage.local);
-  const lookupHandlers = createLookupHandlers();
-  const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service });
+  // What each frame was told: lookups note it, page summaries are checked against it.
+  const frameAsks = new FrameAsks();
+  const lookupHandlers = createLookupHandlers({}, { frameAsks });
+  const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks });
   const displayHandlers = createDisplayHandlers();
   const route = createRouter(
     { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers },

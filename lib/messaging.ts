@@ -10,6 +10,7 @@
  */
 import { z } from './zod';
 import type { AccountInfo, TestKeyResult } from './api/types';
+import type { PageCapUsage } from './lookup/page-cap';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
 import {
   MAX_REPORTED_RISKY_IPS,
@@ -39,6 +40,10 @@ export const messageSchemas = {
   'ui:set-site-scanning': z.object({ pattern: z.string().min(1).max(2048), enabled: z.boolean() }).strict(),
   /** Scan one tab once (activeTab). */
   'ui:scan-tab': z.object({ tabId: z.number().int().nonnegative() }).strict(),
+  /** The automatic-lookup cap of a tab's site: used / cap (the popup shows it). */
+  'ui:get-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
+  /** Lift a reached cap of a tab's site, once per window; the tab's pages ask again. */
+  'ui:lift-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
   // ----- content script -> background -----
   'cs:lookup': z
     .object({ ips: ipList, priority: z.enum(['visible', 'background']) })
@@ -77,6 +82,8 @@ export interface MessageReplies {
   'ui:clear-cache': { cleared: number };
   'ui:set-site-scanning': { patterns: string[] };
   'ui:scan-tab': { injected: boolean };
+  'ui:get-page-cap': PageCapUsage;
+  'ui:lift-page-cap': PageCapUsage;
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };

@@ -11,7 +11,16 @@ import { formatCount } from '@/lib/format';
 type NumberKey = Exclude<keyof PolicyDraft, 'sendPrivate' | 'automatic'>;
 
 const NUMBER_FIELDS: { key: NumberKey; label: string; help: string }[] = [
-  { key: 'perPageCap', label: 'Per-page cap', help: 'At most this many IPs per page are looked up automatically.' },
+  {
+    key: 'perPageCap',
+    label: 'Per-page cap',
+    help: 'At most this many IPs per tab and site (all frames, reloads included) are looked up automatically each hour.',
+  },
+  {
+    key: 'siteDailyCap',
+    label: 'Daily cap per site',
+    help: 'At most this many IPs per site and day, all tabs together, are looked up automatically.',
+  },
   {
     key: 'reservePercent',
     label: 'Quota reserve (%)',

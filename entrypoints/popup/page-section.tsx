@@ -80,6 +80,28 @@ function SiteButtons({ store, pageScanned }: { store: PageStore; pageScanned: bo
   );
 }
 
+/** "Automatic lookups on this site: 500 / 500 this hour" and, once reached, the offer to lift it. */
+function CapLine({ store }: { store: PageStore }) {
+  const cap = store.cap.value;
+  if (!cap) return null;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const reached = cap.used >= cap.cap || cap.siteUsed >= cap.siteCap;
+  return (
+    <div class={reached ? 'notice' : 'muted'} data-testid="page-cap">
+      <p>
+        Automatic lookups for {cap.site}: {fmt(cap.used)} / {fmt(cap.cap)} in this tab this hour; {fmt(cap.siteUsed)} /{' '}
+        {fmt(cap.siteCap)} for the site today.
+        {reached && ' The cap is reached: further IPs are not looked up automatically.'}
+      </p>
+      {cap.canLift && (
+        <button type="button" class="btn" disabled={store.busy.value !== null} onClick={() => void store.liftCap()}>
+          {store.busy.value === 'lift-cap' ? 'Lifting…' : `Look up ${fmt(cap.cap)} more on this tab (once)`}
+        </button>
+      )}
+    </div>
+  );
+}
+
 export function PageSection(props: PageSectionProps) {
   const { store, thresholds, now } = props;
   const state = store.state.value;
@@ -116,6 +138,7 @@ export function PageSection(props: PageSectionProps) {
           {/* The content script answered, so this page is scanned and followed as it changes. */}
           <SiteButtons store={store} pageScanned />
           <FailedLookupsNotice rows={state.rows} onOpenOptions={props.onOpenOptions} onRetry={props.onRetryLookups} />
+          <CapLine store={store} />
           {state.rows.length === 0 ? (
             <p>No IP addresses found on this page yet.</p>
           ) : (

@@ -67,12 +67,26 @@ export function createBadge(api: BadgeApi) {
   }
 
   return {
-    async report(tabId: number, frameId: number, documentId: string, riskyIps: readonly string[]) {
+    /**
+     * A frame's risky IPs. `verified` says whether the frame was really given a reputation for
+     * an IP (the background trusts no content script); IPs this frame's document reported before
+     * were verified then, and stay (the worker may have restarted since and forgotten).
+     */
+    async report(
+      tabId: number,
+      frameId: number,
+      documentId: string,
+      riskyIps: readonly string[],
+      verified: (ip: string) => boolean = () => true,
+    ) {
       const all = await load();
       let frames = all[tabId] ?? {};
       // A new top document: whatever the frames said before belongs to the old page.
       if (frameId === 0 && frames['0'] && frames['0'].doc !== documentId) frames = {};
-      frames[String(frameId)] = { doc: documentId, risky: [...riskyIps] };
+      const before = frames[String(frameId)];
+      const earlier = new Set(before?.doc === documentId ? before.risky : []);
+      const kept = [...new Set(riskyIps)].filter((ip) => earlier.has(ip) || verified(ip));
+      frames[String(frameId)] = { doc: documentId, risky: kept };
       all[tabId] = frames;
       await stored.save(all);
       await show(tabId);

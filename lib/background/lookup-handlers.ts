@@ -4,12 +4,16 @@
  * as MV3 requires to be woken by a message); everything async starts lazily on first use.
  */
 import { browser } from 'wxt/browser';
-import { sendToEveryTab } from '../message-client';
+import { sendToEveryTab, sendToTab } from '../message-client';
 import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
 import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } from '../settings';
 import { clientFromSettings } from './client-from-settings';
+import { systemClock } from '../lookup/clock';
+import type { LookupResult } from '../lookup/types';
+import { DetailRate } from './detail-rate';
+import { FrameAsks } from './frame-asks';
 import { storageLedgerStore } from './quota-ledger-storage';
 import { sessionValue } from './session-value';
 
@@ -20,6 +24,8 @@ export type LookupMessageType =
   | 'ui:get-status'
   | 'ui:refresh-quota'
   | 'ui:clear-cache'
+  | 'ui:get-page-cap'
+  | 'ui:lift-page-cap'
   | 'cs:lookup'
   | 'cs:lookup-detailed';
 
@@ -30,15 +36,56 @@ export type LookupMessageType =
  */
 const CREDENTIALS: readonly SettingKey[] = ['apiKey', 'apiBaseUrl', 'authHeader'];
 
-/** The page a content script runs in: the per-page cap counts per tab, frame and document. */
-export function sourceOf(sender: SenderInfo): string {
-  return `${sender.tab?.id ?? 'none'}:${sender.frameId ?? 0}:${sender.documentId ?? ''}`;
+/** The site of a URL for the caps: its host (with any port); '?' when unknown or not a URL. */
+export function siteOfUrl(url: string | undefined): string {
+  try {
+    return url ? new URL(url).host || '?' : '?';
+  } catch {
+    return '?';
+  }
 }
+
+/**
+ * Whom a content script's automatic lookups are counted against: its tab and the site of the
+ * tab's top page, so every frame of a tab (whatever its own origin) and every reload count
+ * together. The browser fills `sender.tab.url`, not the page: a frame cannot pick its site.
+ */
+export function capKeyOf(tabId: number | undefined, tabUrl: string | undefined): { source: string; site: string } {
+  const site = siteOfUrl(tabUrl);
+  return { source: `${tabId ?? 'none'}|${site}`, site };
+}
+
+export interface LookupHandlerDeps {
+  /** The URL of a tab's top page (browser.tabs.get); undefined when unknown. */
+  tabUrl?: (tabId: number) => Promise<string | undefined>;
+  /** Tells a tab's pages to forget their results and ask again (after a lift). */
+  askAgain?: (tabId: number) => Promise<void>;
+  /** Where the answers each frame was given are noted (the page handlers check summaries against it). */
+  frameAsks?: FrameAsks;
+  detailRate?: DetailRate;
+}
+
+/** The frame a content script message came from. */
+function frameOf(sender: SenderInfo) {
+  return { tabId: sender.tab?.id ?? -1, frameId: sender.frameId ?? 0, documentId: sender.documentId ?? '' };
+}
+
+const browserTabUrl = async (tabId: number) => (await browser.tabs.get(tabId)).url;
+const browserAskAgain = async (tabId: number) => void (await sendToTab(tabId, 'tab:results-stale', {}, 'all'));
 
 /** Tests replace the browser-bound parts (stores, client, clock). */
 export type LookupHandlerOverrides = Partial<Omit<LookupServiceOptions, 'initialPolicy'>>;
 
-export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
+export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, deps: LookupHandlerDeps = {}) {
+  const tabUrl = deps.tabUrl ?? browserTabUrl;
+  const askAgain = deps.askAgain ?? browserAskAgain;
+  const frameAsks = deps.frameAsks ?? new FrameAsks();
+  const detailRate = deps.detailRate ?? new DetailRate({ clock: overrides.clock ?? systemClock });
+  const told = (sender: SenderInfo, results: LookupResult[]) => {
+    frameAsks.note(frameOf(sender), results);
+    return results;
+  };
+  const capOfTab = async (tabId: number) => capKeyOf(tabId, await tabUrl(tabId).catch(() => undefined));
   const service = new LookupService({
     clientSource: clientFromSettings,
     policySource: () => getSetting('lookupPolicy'),
@@ -69,11 +116,27 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}) {
     'ui:get-status': () => service.status(),
     'ui:refresh-quota': () => service.refreshQuota(),
     'ui:clear-cache': () => service.clearCache(),
-    'cs:lookup': ({ ips, priority }, sender) => service.lookup(ips, { priority, source: sourceOf(sender) }),
-    'cs:lookup-detailed': async ({ ip }) => {
+    'ui:get-page-cap': async ({ tabId }) => {
+      const { source, site } = await capOfTab(tabId);
+      return service.pageCapUsage(source, site);
+    },
+    'ui:lift-page-cap': async ({ tabId }) => {
+      const { source, site } = await capOfTab(tabId);
+      const usage = await service.liftPageCap(source, site);
+      // The pages skipped what was over the cap: they forget and ask again (the cache answers the rest).
+      await askAgain(tabId).catch(() => undefined);
+      return usage;
+    },
+    'cs:lookup': async ({ ips, priority }, sender) =>
+      told(sender, await service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) })),
+    'cs:lookup-detailed': async ({ ip }, sender) => {
+      // One unit each, past the page cap: limited per tab (a page cannot prove a click).
+      detailRate.take(sender.tab?.id ?? -1);
       const [result] = await service.lookup([ip], { priority: 'manual', detailed: true });
       // lookup() answers every input; the fallback only satisfies the type checker.
-      return result ?? { ip, status: 'skipped', reason: 'invalid' };
+      const answer: LookupResult = result ?? { ip, status: 'skipped', reason: 'invalid' };
+      told(sender, [answer]);
+      return answer;
     },
   };
 

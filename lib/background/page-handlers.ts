@@ -12,6 +12,7 @@ import { sendToTab } from '../message-client';
 import type { Handlers, SenderInfo } from '../message-router';
 import { getSetting, saveSettings, settingItems, sitePatternSchema } from '../settings';
 import { createBadge, type BadgeApi } from './badge';
+import { FrameAsks } from './frame-asks';
 import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
 import { injectCard, injectContentScript, type InjectApi } from './inject-content-script';
 import { createSiteRegistration, type RegistrationApi, type SitesSetting } from './site-registration';
@@ -47,6 +48,8 @@ export interface PageHandlerDeps {
   sites?: SitesSetting & { watch(cb: () => void): void };
   /** Longest wait for the selection's lookup before the card opens anyway. */
   selectionWarmupMs?: number;
+  /** What each frame was told (noted by the lookup handlers): page summaries are checked against it. */
+  frameAsks?: FrameAsks;
 }
 
 export function browserPageApi(): PageBrowserApi {
@@ -80,6 +83,7 @@ export function createPageHandlers(deps: PageHandlerDeps) {
   const sites = deps.sites ?? settingsSites;
   const registration = createSiteRegistration(api, sites);
   const badge = createBadge(api);
+  const frameAsks = deps.frameAsks ?? new FrameAsks();
 
   async function lookupSelection(tabId: number, frameId: number, text: string): Promise<void> {
     await injectContentScript(api, tabId, [frameId]);
@@ -106,7 +110,9 @@ export function createPageHandlers(deps: PageHandlerDeps) {
     'cs:page-summary': async ({ riskyIps }, sender: SenderInfo) => {
       const tabId = sender.tab?.id;
       if (typeof tabId === 'number') {
-        await badge.report(tabId, sender.frameId ?? 0, sender.documentId ?? '', riskyIps);
+        const frame = { tabId, frameId: sender.frameId ?? 0, documentId: sender.documentId ?? '' };
+        // Only IPs this frame was given a reputation for: a frame cannot set the badge at will.
+        await badge.report(tabId, frame.frameId, frame.documentId, riskyIps, (ip) => frameAsks.wasTold(frame, ip));
       }
       return { ok: true as const };
     },

@@ -44,7 +44,7 @@ export interface AdmissionRules {
 /** Answers the IPs that must not be sent (through `answer`), returns the ones that may. */
 export function admit(
   ips: string[],
-  request: { priority: LookupPriority; source?: string },
+  request: { priority: LookupPriority; source?: string; site?: string },
   rules: AdmissionRules,
   answer: (ip: string, result: LookupResult) => void,
 ): string[] {
@@ -67,7 +67,7 @@ export function admit(
     if (rules.interrupted(ip)) answer(ip, skipped(ip, 'interrupted'));
     else sendable.push(ip);
   }
-  const { admitted, capped } = rules.pageCap.admit(request.source ?? 'unknown-page', sendable);
+  const { admitted, capped } = rules.pageCap.admit(request.source ?? 'unknown-page', sendable, request.site);
   for (const ip of capped) answer(ip, skipped(ip, 'page-cap'));
   return admitted;
 }

@@ -27,7 +27,7 @@ import { isInfoFresh, resultFromRecord, type CacheTtls } from './cache-record';
 import type { CacheStore } from './cache-store';
 import { systemClock, type Clock, type TimerHandle } from './clock';
 import { DetailedLookups } from './detailed-lookups';
-import { PageCap, type PageCapStore } from './page-cap';
+import { PageCap, type PageCapLimits, type PageCapStore, type PageCapUsage } from './page-cap';
 import { prepareIps } from './prepare-ips';
 import { QuotaGuard } from './quota-guard';
 import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
@@ -55,8 +55,10 @@ export type ClientSource = () => Promise<ClientSetup>;
 
 export interface LookupOptions {
   priority: LookupPriority;
-  /** The page (tab:frame:document) for the per-page cap; automatic lookups only. */
+  /** The tab and site for the per-page cap (all frames together); automatic lookups only. */
   source?: string;
+  /** The site of the tab's top page, for the daily cap per site (default: `source`). */
+  site?: string;
   detailed?: boolean;
 }
 
@@ -106,6 +108,10 @@ export interface LookupServiceOptions {
 }
 
 const MINUTE = 60_000;
+
+function capLimitsOf(policy: LookupPolicy): PageCapLimits {
+  return { perWindow: policy.perPageCap, perSiteDay: policy.siteDailyCap };
+}
 
 function ttlsOf(policy: LookupPolicy): CacheTtls {
   return {
@@ -170,7 +176,7 @@ export class LookupService {
       },
       onError: (error) => this.noteFailure(error),
     });
-    this.pageCap = new PageCap(this.policy.perPageCap, {
+    this.pageCap = new PageCap(capLimitsOf(this.policy), {
       clock: this.clock,
       ...(options.pageCapStore ? { store: options.pageCapStore } : {}),
     });
@@ -325,6 +331,21 @@ export class LookupService {
     }
   }
 
+  /** The cap of a tab and site: used / cap, and the site's daily count (the popup shows them). */
+  async pageCapUsage(source: string, site: string): Promise<PageCapUsage> {
+    await this.ready();
+    return this.pageCap.usage(source, site);
+  }
+
+  /** The analyst lifts a reached cap, once per window; throws with a sentence when not allowed. */
+  async liftPageCap(source: string, site: string): Promise<PageCapUsage> {
+    await this.ready();
+    if (!this.pageCap.lift(source, site)) {
+      throw new Error('The cap of this page is not reached, or was lifted once already in this hour.');
+    }
+    return this.pageCap.usage(source, site);
+  }
+
   async clearCache(): Promise<{ cleared: number }> {
     return { cleared: await this.cache.clear() };
   }
@@ -395,7 +416,7 @@ export class LookupService {
     this.policy = policy;
     this.cache.setTtls(ttlsOf(policy));
     this.cache.setMaxEntries(policy.cacheMaxEntries);
-    this.pageCap.setMax(policy.perPageCap);
+    this.pageCap.setLimits(capLimitsOf(policy));
     this.guard.setReservePercent(policy.reservePercent);
     this.batcher.kick();
   }

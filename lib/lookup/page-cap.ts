@@ -1,25 +1,36 @@
 /**
- * The per-page cap on automatic lookups: a log view with ten thousand distinct IPs must not
- * spend ten thousand quota units because someone opened it. Each page (tab + frame +
- * document) may send at most `max` distinct IPs to the API automatically; IPs the cache
- * answers are free and not counted.
+ * The cap on automatic lookups, as an analyst reads it: a log view with ten thousand distinct
+ * IPs must not spend ten thousand quota units because someone opened it, and neither can a
+ * hostile or merely busy site by splitting itself up.
  *
- * The counts outlive the service worker, which MV3 stops after 30 s idle: otherwise every open
- * page would get a fresh cap each time it wakes. They are saved a moment after they change (one
- * write for a burst of lookups) and restored before the first lookup. Only the numbers are
- * saved, not the IPs, so the stored state stays one small entry per page: after a restart, an
- * IP a page had already sent counts again if the cache cannot answer it (it failed, or
- * expired), which errs on the side of the quota.
+ * - Per tab and site: every frame of a tab counts together under the site of the tab's top
+ *   page (iframes cannot multiply the cap), and a reload or navigation within the site keeps
+ *   counting in the same window of WINDOW_MS (reloads cannot reset it).
+ * - Per site and day: all tabs of a site together stop at a daily ceiling (more tabs cannot
+ *   multiply the cap either).
+ * - The analyst may lift a reached cap once per window (the popup offers it): one more cap's
+ *   worth for that tab, and as much room under the site's daily ceiling.
+ *
+ * IPs the cache answers are free and not counted; an IP counted once in a window is free to
+ * ask again in it. The counts outlive the service worker (MV3 stops it after 30 s idle): they
+ * are saved a moment after they change and restored before the first lookup. Only numbers are
+ * saved, not IPs, so after a restart an IP already counted counts again if the cache cannot
+ * answer it, which errs on the side of the quota.
  */
 import { z } from '../zod';
 import type { Clock, TimerHandle } from './clock';
 import { MemoryLru } from './memory-lru';
 
-/** Pages remembered at once; the least recently active ones are forgotten first. */
+/** How long a tab's count for its site lasts (reloads included). */
+export const PAGE_CAP_WINDOW_MS = 60 * 60_000;
+/** How long a site's daily count lasts, from its first lookup. */
+export const SITE_DAY_MS = 24 * 60 * 60_000;
+/** Tabs and sites remembered at once; the least recently active ones are forgotten first. */
 const MAX_PAGES = 500;
+const MAX_SITES = 500;
 /** How long a write waits for more changes. */
 const SAVE_DELAY_MS = 1_000;
-const STORED_VERSION = 1;
+const STORED_VERSION = 2;
 
 /** Where the counts are kept between worker runs (storage.session in the browser). */
 export interface PageCapStore {
@@ -32,33 +43,66 @@ export interface PageCapOptions {
   store?: PageCapStore;
 }
 
-interface PageCount {
-  /** IPs counted by an earlier worker run: known by number only. */
-  restored: number;
-  /** IPs counted since, by name: asking again costs the page nothing. */
-  sent: Set<string>;
+export interface PageCapLimits {
+  /** IPs one tab may send for one site in a window (the "per-page cap" setting). */
+  perWindow: number;
+  /** IPs all tabs of a site may send in a day. */
+  perSiteDay: number;
 }
 
+/** What the popup shows for the current tab. */
+export interface PageCapUsage {
+  site: string;
+  used: number;
+  cap: number;
+  siteUsed: number;
+  siteCap: number;
+  /** The cap was lifted in this window already. */
+  lifted: boolean;
+  /** A cap is reached and it has not been lifted yet. */
+  canLift: boolean;
+  /** Epoch ms when this tab's window ends (null: nothing counted yet). */
+  windowEndsAt: number | null;
+}
+
+interface Counter {
+  start: number;
+  /** IPs counted by an earlier worker run: known by number only. */
+  restored: number;
+  /** IPs counted since, by name: asking again in the window costs nothing. */
+  sent: Set<string>;
+  /** Room added by lifting the cap. */
+  extra: number;
+}
+
+const counterSchema = z.tuple([
+  z.string().max(400),
+  z.number(), // start
+  z.number().int().nonnegative(), // count
+  z.number().int().nonnegative(), // extra
+]);
 const storedSchema = z.object({
   v: z.literal(STORED_VERSION),
-  /** [page, count], least recently active first. */
-  pages: z.array(z.tuple([z.string().max(300), z.number().int().nonnegative()])).max(MAX_PAGES),
+  /** Least recently active first. */
+  pages: z.array(counterSchema).max(MAX_PAGES),
+  sites: z.array(counterSchema).max(MAX_SITES),
 });
 
-const countOf = (page: PageCount) => page.restored + page.sent.size;
+const countOf = (c: Counter) => c.restored + c.sent.size;
 
 export class PageCap {
-  private readonly pages = new MemoryLru<string, PageCount>(MAX_PAGES);
+  private readonly pages = new MemoryLru<string, Counter>(MAX_PAGES);
+  private readonly sites = new MemoryLru<string, Counter>(MAX_SITES);
   private saveTimer: TimerHandle | null = null;
   private saving: Promise<void> = Promise.resolve();
 
   constructor(
-    private max: number,
+    private limits: PageCapLimits,
     private readonly options: PageCapOptions,
   ) {}
 
-  setMax(max: number): void {
-    this.max = max;
+  setLimits(limits: PageCapLimits): void {
+    this.limits = limits;
   }
 
   /**
@@ -74,26 +118,35 @@ export class PageCap {
     }
     const parsed = storedSchema.safeParse(raw);
     if (!parsed.success) return;
-    for (const [source, count] of parsed.data.pages) {
-      // A page already counted in this run is at least as recent as what was stored.
-      if (!this.pages.peek(source)) this.pages.set(source, { restored: count, sent: new Set() });
-    }
+    const load = (into: MemoryLru<string, Counter>, rows: z.infer<typeof counterSchema>[]) => {
+      for (const [key, start, count, extra] of rows) {
+        // A key already counted in this run is at least as recent as what was stored.
+        if (!into.peek(key)) into.set(key, { start, restored: count, sent: new Set(), extra });
+      }
+    };
+    load(this.pages, parsed.data.pages);
+    load(this.sites, parsed.data.sites);
   }
 
-  /** Splits `ips` into those this page may still send and those over its cap. */
-  admit(source: string, ips: readonly string[]): { admitted: string[]; capped: string[] } {
-    let page = this.pages.get(source);
-    if (!page) {
-      page = { restored: 0, sent: new Set() };
-      this.pages.set(source, page);
-    }
+  /**
+   * Splits `ips` into those the tab (`source`: tab and site) may still send and those over a
+   * cap. `site` defaults to `source` (callers without a site, such as tests).
+   */
+  admit(source: string, ips: readonly string[], site: string = source): { admitted: string[]; capped: string[] } {
+    const page = this.current(this.pages, source, PAGE_CAP_WINDOW_MS);
+    const day = this.current(this.sites, site, SITE_DAY_MS);
     const admitted: string[] = [];
     const capped: string[] = [];
     let counted = false;
     for (const ip of ips) {
-      if (page.sent.has(ip)) admitted.push(ip); // already counted: asking again costs the page nothing
-      else if (countOf(page) < this.max) {
+      if (page.sent.has(ip)) {
+        admitted.push(ip); // already counted in this window: asking again costs the page nothing
+        continue;
+      }
+      const inDay = day.sent.has(ip);
+      if (countOf(page) < this.limits.perWindow + page.extra && (inDay || countOf(day) < this.limits.perSiteDay + day.extra)) {
         page.sent.add(ip);
+        day.sent.add(ip);
         admitted.push(ip);
         counted = true;
       } else capped.push(ip);
@@ -102,9 +155,45 @@ export class PageCap {
     return { admitted, capped };
   }
 
-  /** IPs counted for a page (status, tests). */
+  usage(source: string, site: string = source): PageCapUsage {
+    const now = this.options.clock.now();
+    const page = this.live(this.pages.peek(source), PAGE_CAP_WINDOW_MS, now);
+    const day = this.live(this.sites.peek(site), SITE_DAY_MS, now);
+    const used = page ? countOf(page) : 0;
+    const cap = this.limits.perWindow + (page?.extra ?? 0);
+    const siteUsed = day ? countOf(day) : 0;
+    const siteCap = this.limits.perSiteDay + (day?.extra ?? 0);
+    const lifted = (page?.extra ?? 0) > 0;
+    return {
+      site,
+      used,
+      cap,
+      siteUsed,
+      siteCap,
+      lifted,
+      canLift: !lifted && (used >= cap || siteUsed >= siteCap),
+      windowEndsAt: page ? page.start + PAGE_CAP_WINDOW_MS : null,
+    };
+  }
+
+  /**
+   * Lifts a reached cap once per window: one more cap's worth for the tab, and as much room
+   * under the site's daily ceiling. Returns false (and changes nothing) when not allowed.
+   */
+  lift(source: string, site: string = source): boolean {
+    if (!this.usage(source, site).canLift) return false;
+    const page = this.current(this.pages, source, PAGE_CAP_WINDOW_MS);
+    const day = this.current(this.sites, site, SITE_DAY_MS);
+    page.extra += this.limits.perWindow;
+    // Room for what the lifted tab may now send, whatever the other tabs spent.
+    day.extra = Math.max(day.extra, countOf(day) + this.limits.perWindow - this.limits.perSiteDay);
+    this.scheduleSave();
+    return true;
+  }
+
+  /** IPs counted for a tab and site in its window (status, tests). */
   countOf(source: string): number {
-    const page = this.pages.peek(source);
+    const page = this.live(this.pages.peek(source), PAGE_CAP_WINDOW_MS, this.options.clock.now());
     return page ? countOf(page) : 0;
   }
 
@@ -116,6 +205,21 @@ export class PageCap {
       this.save();
     }
     await this.saving;
+  }
+
+  private live(counter: Counter | undefined, lengthMs: number, now: number): Counter | undefined {
+    return counter && now - counter.start < lengthMs && now >= counter.start ? counter : undefined;
+  }
+
+  /** The counter of `key` in its current window, a new one when the last has ended. */
+  private current(into: MemoryLru<string, Counter>, key: string, lengthMs: number): Counter {
+    const now = this.options.clock.now();
+    let counter = this.live(into.get(key), lengthMs, now);
+    if (!counter) {
+      counter = { start: now, restored: 0, sent: new Set(), extra: 0 };
+      into.set(key, counter);
+    }
+    return counter;
   }
 
   private scheduleSave(): void {
@@ -131,16 +235,16 @@ export class PageCap {
     const store = this.options.store;
     if (!store) return;
     this.saving = this.saving
-      .then(() => store.save({ v: STORED_VERSION, pages: this.snapshot() }))
+      .then(() => store.save({ v: STORED_VERSION, pages: rows(this.pages), sites: rows(this.sites) }))
       .catch(() => undefined); // a failed write leaves the counts in memory; the next change retries
   }
+}
 
-  private snapshot(): [string, number][] {
-    const out: [string, number][] = [];
-    for (const source of this.pages.keys()) {
-      const count = countOf(this.pages.peek(source)!);
-      if (count > 0) out.push([source, count]);
-    }
-    return out;
+function rows(from: MemoryLru<string, Counter>): [string, number, number, number][] {
+  const out: [string, number, number, number][] = [];
+  for (const key of from.keys()) {
+    const c = from.peek(key)!;
+    if (countOf(c) > 0 || c.extra > 0) out.push([key, c.start, countOf(c), c.extra]);
   }
+  return out;
 }

@@ -10,6 +10,7 @@ export const DEFAULT_LOOKUP_POLICY: LookupPolicy = {
   sendPrivate: DEFAULT_DISPLAY.sendPrivate,
   automatic: true,
   perPageCap: 500,
+  siteDailyCap: 2_000,
   reservePercent: 10,
   ttlFoundMinutes: 24 * 60,
   ttlNotFoundMinutes: 6 * 60,

@@ -47,6 +47,11 @@ export const lookupPolicySchema = z.object({
   automatic: z.boolean(),
   /** At most this many IPs per page are looked up automatically. */
   perPageCap: z.number().int().min(1).max(100_000),
+  /**
+   * At most this many IPs per site and day, all tabs together. Defaulted so that a policy
+   * stored before this setting existed still parses (and keeps the user's other values).
+   */
+  siteDailyCap: z.number().int().min(1).max(1_000_000).default(2_000),
   /** Automatic lookups stop when this % of the limit is left. */
   reservePercent: z.number().min(0).max(100),
   ttlFoundMinutes: z.number().int().min(1).max(525_600),

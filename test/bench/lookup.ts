@@ -45,6 +45,7 @@ const POLICY: LookupPolicy = {
   sendPrivate: false,
   automatic: true,
   perPageCap: 100_000,
+  siteDailyCap: 1_000_000,
   reservePercent: 10,
   ttlFoundMinutes: 24 * 60,
   ttlNotFoundMinutes: 6 * 60,

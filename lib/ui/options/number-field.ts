@@ -31,7 +31,10 @@ export function parseNumberFields<F extends string>(
   const value: Partial<Record<F, number>> = {};
   const errors: Partial<Record<F, string>> = {};
   for (const field of fields) {
-    const parsed = parseNumberField(draft[field], shape[field] as z.ZodNumber);
+    // A field with a default (for settings stored before it existed) is checked as its number.
+    const field_ = shape[field] as { removeDefault?: () => unknown };
+    const schema = (typeof field_.removeDefault === 'function' ? field_.removeDefault() : field_) as z.ZodNumber;
+    const parsed = parseNumberField(draft[field], schema);
     if (parsed.ok) value[field] = parsed.value;
     else errors[field] = parsed.message;
   }

@@ -5,6 +5,7 @@ import type { ParseResult } from './section-form';
 
 export const POLICY_NUMBER_FIELDS = [
   'perPageCap',
+  'siteDailyCap',
   'reservePercent',
   'ttlFoundMinutes',
   'ttlNotFoundMinutes',

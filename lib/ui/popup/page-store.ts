@@ -4,6 +4,7 @@
  * not an error: it gets "Scan this page" and "Scan this site".
  */
 import { computed, signal } from '@preact/signals';
+import type { PageCapUsage } from '../../lookup/page-cap';
 import type { ReplyError } from '../../protocol';
 import type { IpRow } from '../shared/ip-rows';
 import { markTime, PERF_MARKS } from './perf-marks';
@@ -18,7 +19,7 @@ export type PageState =
   | { phase: 'not-scanned'; tab: TabInfo }
   | { phase: 'ready'; tab: TabInfo; url: string; title: string; rows: IpRow[]; scanning: boolean };
 
-export type PageAction = 'scan-page' | 'scan-site' | 'stop-site';
+export type PageAction = 'scan-page' | 'scan-site' | 'stop-site' | 'lift-cap';
 
 /** Pages an extension may never script: the browser's own, the web store, other extensions. */
 export function isScannableUrl(url: string | undefined): boolean {
@@ -35,7 +36,14 @@ export function createPageStore(
   const busy = signal<PageAction | null>(null);
   const actionError = signal<ReplyError | null>(null);
   const notice = signal<string | null>(null);
+  /** The automatic-lookup cap of this tab's site, once known. */
+  const cap = signal<PageCapUsage | null>(null);
   let tab: TabInfo | null = null;
+
+  async function loadCap(current: TabInfo): Promise<void> {
+    const reply = await services.send('ui:get-page-cap', { tabId: current.id });
+    if (tab?.id === current.id) cap.value = reply.ok ? reply.value : null;
+  }
 
   const url = computed(() => {
     const s = state.value;
@@ -62,6 +70,7 @@ export function createPageStore(
       scanning,
       rows: ips.map((p) => ({ ip: p.ip, count: p.count, result: p.result })),
     };
+    void loadCap(current);
   }
 
   async function load(): Promise<void> {
@@ -155,6 +164,33 @@ export function createPageStore(
     });
   }
 
-  return { state, patterns, busy, actionError, notice, sitePattern, matchingPatterns, load, refresh, scanPage, scanSite, stopSite };
+  /** One more cap's worth for this tab and site, once per window; the page asks again. */
+  function liftCap(): Promise<void> {
+    return run('lift-cap', async () => {
+      if (!tab) return null;
+      const reply = await services.send('ui:lift-page-cap', { tabId: tab.id });
+      if (!reply.ok) return reply.error;
+      cap.value = reply.value;
+      notice.value = `The cap for ${reply.value.site} is lifted to ${reply.value.cap.toLocaleString('en-US')} this hour: the page asks again.`;
+      return null;
+    });
+  }
+
+  return {
+    state,
+    patterns,
+    busy,
+    actionError,
+    notice,
+    cap,
+    sitePattern,
+    matchingPatterns,
+    load,
+    refresh,
+    scanPage,
+    scanSite,
+    stopSite,
+    liftCap,
+  };
 }
 export type PageStore = ReturnType<typeof createPageStore>;

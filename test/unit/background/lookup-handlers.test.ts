@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ApiError } from '@/lib/api/errors';
-import { createLookupHandlers, sourceOf } from '@/lib/background/lookup-handlers';
+import { capKeyOf, createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createIdbCacheStore } from '@/lib/lookup/idb-cache-store';
 import { DEFAULT_LOOKUP_POLICY, saveSettings } from '@/lib/settings';
 import { DEMO_KEY, EXPIRED_KEY } from '../../sim/keys';
@@ -17,7 +17,13 @@ let sim: Simulator;
 let mirror: Simulator;
 let db = 0;
 const popup = { id: 'ext', url: 'chrome-extension://ext/popup.html' };
-const page = (tab: number, documentId = 'doc') => ({ id: 'ext', url: 'https://siem.example/', tab: { id: tab }, frameId: 0, documentId });
+const page = (tab: number, documentId = 'doc', frameId = 0, frameUrl = 'https://siem.example/') => ({
+  id: 'ext',
+  url: frameUrl,
+  tab: { id: tab, url: 'https://siem.example/alerts' },
+  frameId,
+  documentId,
+});
 
 beforeAll(async () => {
   [sim, mirror] = await Promise.all([startSimulator(), startSimulator()]);
@@ -33,20 +39,66 @@ beforeEach(async () => {
 });
 
 /** As the worker does: built, then its watchers registered. */
-function startHandlers(overrides: Parameters<typeof createLookupHandlers>[0]) {
-  const built = createLookupHandlers(overrides);
+function startHandlers(overrides: Parameters<typeof createLookupHandlers>[0], deps?: Parameters<typeof createLookupHandlers>[1]) {
+  const built = createLookupHandlers(overrides, deps);
   built.start();
   return built;
 }
 
 function build() {
-  return startHandlers({ cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) });
+  const askedAgain: number[] = [];
+  const built = startHandlers(
+    { cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) },
+    { tabUrl: async () => 'https://siem.example/alerts', askAgain: async (tabId) => void askedAgain.push(tabId) },
+  );
+  return { ...built, askedAgain };
 }
 
+const ipsFrom = (n: number, from: number) => Array.from({ length: n }, (_, i) => `23.${8 + ((from + i) >> 16)}.${((from + i) >> 8) & 255}.${(from + i) & 255}`);
+const sent = (results: { status: string }[]) => results.filter((r) => r.status === 'found' || r.status === 'not-found').length;
+
 describe('lookup handlers', () => {
-  it('derives the page of a content script from tab, frame and document', () => {
-    expect(sourceOf({ tab: { id: 7 }, frameId: 3, documentId: 'abc' })).toBe('7:3:abc');
-    expect(sourceOf({ tab: { id: 7 } })).toBe('7:0:');
+  it('counts a content script against its tab and the site of the tab top page, never its own frame', () => {
+    expect(capKeyOf(7, 'https://siem.example:8443/a?b')).toEqual({ source: '7|siem.example:8443', site: 'siem.example:8443' });
+    expect(capKeyOf(7, undefined)).toEqual({ source: '7|?', site: '?' });
+    expect(capKeyOf(undefined, 'not a url')).toEqual({ source: 'none|?', site: '?' });
+  });
+
+  it('a hostile site cannot spend more than its cap with frames, reloads or tabs', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 20, siteDailyCap: 50 } });
+    const { handlers } = build();
+    // One tab, ten frames (some of other origins), 30 IPs each: 20 in all.
+    let total = 0;
+    for (let f = 0; f < 10; f++) {
+      const frame = page(1, `doc-${f}`, f, f % 2 ? 'https://evil.example/frame' : 'https://siem.example/');
+      total += sent(await handlers['cs:lookup']({ ips: ipsFrom(30, f * 30), priority: 'visible' }, frame));
+    }
+    expect(total).toBe(20);
+    // Five reloads of that tab (new documents), new IPs each time: nothing more.
+    for (let r = 0; r < 5; r++) {
+      total += sent(await handlers['cs:lookup']({ ips: ipsFrom(30, 1_000 + r * 30), priority: 'visible' }, page(1, `reload-${r}`)));
+    }
+    expect(total).toBe(20);
+    // Five more tabs of the site: the daily ceiling stops them at 50 in all.
+    for (let t = 2; t <= 6; t++) {
+      total += sent(await handlers['cs:lookup']({ ips: ipsFrom(30, 5_000 + t * 30), priority: 'visible' }, page(t)));
+    }
+    expect(total).toBe(50);
+    expect(sim.ipLog.all().length).toBe(50);
+  });
+
+  it('ui:get-page-cap shows used / cap for the tab site, and ui:lift-page-cap lifts a reached cap once', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 3, siteDailyCap: 100 } });
+    const { handlers, askedAgain } = build();
+    expect(await handlers['ui:get-page-cap']({ tabId: 1 }, popup)).toMatchObject({ site: 'siem.example', used: 0, cap: 3, canLift: false });
+    await handlers['cs:lookup']({ ips: ipsFrom(5, 0), priority: 'visible' }, page(1));
+    expect(await handlers['ui:get-page-cap']({ tabId: 1 }, popup)).toMatchObject({ used: 3, cap: 3, siteUsed: 3, siteCap: 100, canLift: true });
+    expect(await handlers['ui:lift-page-cap']({ tabId: 1 }, popup)).toMatchObject({ used: 3, cap: 6, lifted: true, canLift: false });
+    expect(askedAgain).toEqual([1]);
+    const again = await handlers['cs:lookup']({ ips: ipsFrom(5, 0), priority: 'visible' }, page(1, 'reloaded'));
+    expect(sent(again)).toBe(5);
+    await handlers['cs:lookup']({ ips: ipsFrom(5, 10), priority: 'visible' }, page(1));
+    await expect(handlers['ui:lift-page-cap']({ tabId: 1 }, popup)).rejects.toThrow(/lifted once already/);
   });
 
   it('ui:lookup and cs:lookup answer one result per IP through the simulator', async () => {
@@ -75,6 +127,17 @@ describe('lookup handlers', () => {
     expect(result.status).toBe('found');
     expect(result.status === 'found' && result.data.ipInfo).toBeTruthy();
     expect(sim.requestLog.filter((e) => e.path === '/checkIP')).toHaveLength(1);
+  });
+
+  it('cs:lookup-detailed is rate-limited per tab with a clear error; other tabs keep their allowance', async () => {
+    const { handlers } = build();
+    for (let i = 0; i < 10; i++) await handlers['cs:lookup-detailed']({ ip: `23.20.0.${i}` }, page(1));
+    await expect(handlers['cs:lookup-detailed']({ ip: '23.20.0.99' }, page(1))).rejects.toMatchObject({
+      kind: 'rate-limited',
+      message: expect.stringMatching(/Too many detailed lookups from this tab/),
+    });
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP')).toHaveLength(10);
+    expect((await handlers['cs:lookup-detailed']({ ip: '23.20.0.99' }, page(2))).status).not.toBe('error');
   });
 
   it('status, refresh, test-key and clear-cache report what the popup shows', async () => {
@@ -151,8 +214,11 @@ describe('lookup handlers across settings changes and restarts', () => {
     const restarted = build();
     const [capped] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1));
     expect(capped).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
-    const [otherPage] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1, 'next-doc'));
-    expect(otherPage?.status).not.toBe('skipped');
+    // A reload of the page (a new document in the same tab and site) counts on: still capped.
+    const [reloaded] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1, 'next-doc'));
+    expect(reloaded).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    const [otherTab] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(2));
+    expect(otherTab?.status).not.toBe('skipped');
   });
 
   describe('tells open pages when their results are stale', () => {

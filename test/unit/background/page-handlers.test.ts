@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MENU_LOOKUP_SELECTION, MENU_SCAN_PAGE } from '@/lib/background/context-menu';
+import { FrameAsks } from '@/lib/background/frame-asks';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { SITES_SCRIPT_ID } from '@/lib/background/site-registration';
 import type { LookupResult } from '@/lib/lookup/types';
@@ -16,9 +17,13 @@ function setup(granted: string[] = []) {
   const fake = fakePageApi({ granted });
   const sites = memorySites();
   const lookup = vi.fn(async (ips: readonly string[]): Promise<LookupResult[]> => ips.map((ip) => ({ ip, status: 'not-found', fetchedAt: 1 })));
-  const page = createPageHandlers({ lookup: { lookup }, api: fake.api, sites, selectionWarmupMs: 50 });
+  const frameAsks = new FrameAsks();
+  const page = createPageHandlers({ lookup: { lookup }, api: fake.api, sites, selectionWarmupMs: 50, frameAsks });
   const route = createRouter(page.handlers, EXT);
-  return { fake, sites, lookup, page, route };
+  /** The frame was given a "found" reputation for these IPs (as cs:lookup notes it). */
+  const tell = (tabId: number, ips: readonly string[], frameId = 0, documentId = 'doc') =>
+    frameAsks.note({ tabId, frameId, documentId }, ips.map((ip) => ({ ip, status: 'found', fetchedAt: 1 }) as LookupResult));
+  return { fake, sites, lookup, page, route, tell };
 }
 
 describe('page handlers', () => {
@@ -53,8 +58,10 @@ describe('page handlers', () => {
   });
 
   it('cs:page-summary sets the badge of the sending tab, an IP in two frames counting once', async () => {
-    const { route, fake } = setup();
+    const { route, fake, tell } = setup();
     const top = { riskyIps: ['185.220.101.1', '45.33.32.156'] };
+    tell(5, top.riskyIps);
+    tell(5, ['185.220.101.1'], 2, 'frame-doc');
     expect(await route({ type: 'cs:page-summary', payload: top }, fromTab(5))).toEqual({ ok: true, value: { ok: true } });
     expect(fake.badges.get(5)).toBe('2');
     const frame = { riskyIps: ['185.220.101.1'] };
@@ -74,14 +81,31 @@ describe('page handlers', () => {
     expect(vi.mocked(fake.api.scripting.executeScript).mock.calls.length).toBe(calls);
   });
 
+  it('cs:page-summary counts only IPs the frame was given a reputation for, and keeps what it verified before', async () => {
+    const { route, fake, tell } = setup();
+    tell(5, ['185.220.101.1']);
+    // A lying frame: 100 IPs it never asked about, and one asked by another frame.
+    tell(5, ['45.33.32.156'], 3, 'other');
+    const lies = Array.from({ length: 100 }, (_, i) => `23.5.0.${i}`);
+    await route({ type: 'cs:page-summary', payload: { riskyIps: ['185.220.101.1', '45.33.32.156', ...lies] } }, fromTab(5));
+    expect(fake.badges.get(5)).toBe('1');
+    // The worker restarted (nothing noted any more): what this document reported before stays.
+    const restarted = createPageHandlers({ lookup: { lookup: vi.fn() }, api: fake.api, sites: memorySites(), frameAsks: new FrameAsks() });
+    const routeAfter = createRouter(restarted.handlers, EXT);
+    fake.badges.clear();
+    await routeAfter({ type: 'cs:page-summary', payload: { riskyIps: ['185.220.101.1', ...lies] } }, fromTab(5));
+    expect(fake.badges.get(5)).toBe('1');
+  });
+
   it('cs:page-summary refuses reports that are too long or not lists of IPs', async () => {
-    const { route, fake } = setup();
+    const { route, fake, tell } = setup();
     const tooMany = Array.from({ length: 1001 }, (_, i) => `23.0.${i >> 8}.${i & 255}`);
     const counts = { critical: 1, high: 2 };
     for (const payload of [{ riskyIps: tooMany }, { counts }, { riskyIps: ['x'.repeat(101)] }, { riskyIps: [], counts }]) {
       expect(await route({ type: 'cs:page-summary', payload }, fromTab(5))).toMatchObject({ ok: false, error: { kind: 'invalid-message' } });
     }
     expect(fake.badges.has(5)).toBe(false);
+    tell(5, tooMany);
     expect(await route({ type: 'cs:page-summary', payload: { riskyIps: tooMany.slice(0, 1000) } }, fromTab(5))).toMatchObject({ ok: true });
     expect(fake.badges.get(5)).toBe('999+');
   });
@@ -128,8 +152,9 @@ describe('page handlers', () => {
   });
 
   it('clears a tab badge when the tab loads a new URL or closes', async () => {
-    const { page, fake, route } = setup();
+    const { page, fake, route, tell } = setup();
     page.start();
+    tell(5, ['185.220.101.1', '45.33.32.156']);
     await route({ type: 'cs:page-summary', payload: { riskyIps: ['185.220.101.1', '45.33.32.156'] } }, fromTab(5));
     fake.events.onUpdated.fire(5, { status: 'complete' });
     await flush();

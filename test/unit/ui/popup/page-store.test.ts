@@ -3,6 +3,9 @@ import { createPageStore, isScannableUrl } from '@/lib/ui/popup/page-store';
 import { createFakeServices, ok } from '../fake-services';
 import { found } from '../samples';
 
+/** The messages sent, without the cap reads that follow every listing. */
+const notCap = <T extends { type: string }>(sent: T[]) => sent.filter((m) => m.type !== 'ui:get-page-cap');
+
 const PAGE = { url: 'https://siem.example/app', title: 'Alerts', scanning: true, ips: [{ ip: '1.2.3.4', version: 4 as const, count: 2, result: found('1.2.3.4') }] };
 
 describe('page store', () => {
@@ -43,7 +46,7 @@ describe('page store', () => {
       return ok({ injected: true });
     };
     await store.scanPage();
-    expect(services.sent).toEqual([{ type: 'ui:scan-tab', payload: { tabId: 3 } }]);
+    expect(notCap(services.sent)).toEqual([{ type: 'ui:scan-tab', payload: { tabId: 3 } }]);
     expect(store.state.value.phase).toBe('ready');
   });
 
@@ -64,19 +67,19 @@ describe('page store', () => {
 
     // Refused: the site was listed at once (the popup may close under the prompt), then removed.
     const refused = store.scanSite('https://siem.example/*', Promise.resolve(false));
-    expect(services.sent).toEqual([enable]); // sent in the click's own task, before any await
+    expect(notCap(services.sent)).toEqual([enable]); // sent in the click's own task, before any await
     await refused;
-    expect(services.sent).toEqual([enable, disable]);
+    expect(notCap(services.sent)).toEqual([enable, disable]);
     expect(store.matchingPatterns.value).toEqual([]);
     expect(store.notice.value).toContain('not granted');
 
     services.sent.length = 0;
     await store.scanSite('https://siem.example/*', Promise.resolve(true));
-    expect(services.sent).toEqual([enable]);
+    expect(notCap(services.sent)).toEqual([enable]);
     expect(store.matchingPatterns.value).toEqual(['https://siem.example/*']);
 
     await store.stopSite();
-    expect(services.sent.at(-1)).toEqual({ type: 'ui:set-site-scanning', payload: { pattern: 'https://siem.example/*', enabled: false } });
+    expect(notCap(services.sent).at(-1)).toEqual({ type: 'ui:set-site-scanning', payload: { pattern: 'https://siem.example/*', enabled: false } });
     expect(store.matchingPatterns.value).toEqual([]);
   });
 
@@ -89,5 +92,22 @@ describe('page store', () => {
     await store.scanPage();
     expect(store.actionError.value).toEqual({ kind: 'internal', message: 'Cannot access contents of the page' });
     expect(store.busy.value).toBeNull();
+  });
+
+  it('shows the cap of the tab site and lifts it once when asked', async () => {
+    const services = createFakeServices();
+    services.tab = { id: 7, url: 'https://siem.example/app' };
+    services.tabHandlers['tab:get-page-ips'] = () => ok(PAGE);
+    const usage = { site: 'siem.example', used: 500, cap: 500, siteUsed: 500, siteCap: 2000, lifted: false, canLift: true, windowEndsAt: 1 };
+    services.handlers['ui:get-page-cap'] = () => ok(usage);
+    services.handlers['ui:lift-page-cap'] = () => ok({ ...usage, cap: 1000, lifted: true, canLift: false });
+    const store = createPageStore(services);
+    await store.load();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.cap.value).toEqual(usage);
+    await store.liftCap();
+    expect(services.sent.at(-1)).toEqual({ type: 'ui:lift-page-cap', payload: { tabId: 7 } });
+    expect(store.cap.value).toMatchObject({ cap: 1000, canLift: false });
+    expect(store.notice.value).toMatch(/lifted to 1,000/);
   });
 });
