@@ -102,6 +102,24 @@ function CapLine({ store }: { store: PageStore }) {
   );
 }
 
+/** The per-page cap was reached: say so, and offer to look up the rest in one click. */
+function CapNotice({ store }: { store: PageStore }) {
+  const capped = store.cappedIps.value;
+  if (capped.length === 0) return null;
+  const busy = store.busy.value;
+  const what = capped.length === 1 ? '1 address was' : `${capped.length.toLocaleString('en-US')} addresses were`;
+  return (
+    <div class="notice cap-notice" role="status">
+      <p>
+        This page reached its cap of automatic lookups: {what} not looked up (marked “skipped”).
+      </p>
+      <button type="button" class="btn" disabled={busy !== null} onClick={() => void store.lookUpCapped()}>
+        {busy === 'look-up-capped' ? 'Looking up…' : `Look up the rest (${capped.length.toLocaleString('en-US')})`}
+      </button>
+    </div>
+  );
+}
+
 export function PageSection(props: PageSectionProps) {
   const { store, thresholds, now } = props;
   const state = store.state.value;
@@ -139,6 +157,7 @@ export function PageSection(props: PageSectionProps) {
           <SiteButtons store={store} pageScanned />
           <FailedLookupsNotice rows={state.rows} onOpenOptions={props.onOpenOptions} onRetry={props.onRetryLookups} />
           <CapLine store={store} />
+          <CapNotice store={store} />
           {state.rows.length === 0 ? (
             <p>No IP addresses found on this page yet.</p>
           ) : (

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSimulator } from '../sim/server';
-import { armChecker, contentScriptTaskSet, NAME_SHIM, startTrace, waitScanned, withExtension, type BenchWindow, type ExtApi, type TraceEvent } from './page';
+import { armChecker, contentScriptTaskSet, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, waitScanned, withExtension, type BenchWindow, type ExtApi, type TraceEvent } from './page';
 
 const OUT = '.output-profile';
 
@@ -93,13 +93,13 @@ export async function run(): Promise<void> {
       const page = await context.newPage();
       await page.addInitScript(NAME_SHIM);
       await page.addInitScript(armChecker);
-      await page.goto(`${url}?rows=0`);
+      await page.goto(`${url}?rows=0`, { timeout: NAV_TIMEOUT_MS });
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
       const stopTrace = await startTrace(cdp);
-      await page.goto(url);
+      await page.goto(url, { timeout: NAV_TIMEOUT_MS });
       await page.waitForFunction(() => (window as BenchWindow).benchDoneAt !== undefined, null, { timeout: 180_000, polling: 250 });
       await waitScanned(ext, url);
       await page.waitForTimeout(500);

@@ -13,7 +13,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import type { Simulator } from '../sim/server';
-import { NAME_SHIM, VIEWPORT, withExtension, type ExtApi } from './page';
+import { NAME_SHIM, NAV_TIMEOUT_MS, VIEWPORT, withExtension, type ExtApi } from './page';
 
 export const SCENARIOS = [
   { name: 'virtualised grid, scrolled', file: 'virtual-grid.html', stepPx: 40 },
@@ -91,7 +91,7 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs]: [number, number, numb
 
 async function openAndDrive(page: Page, url: string, scenario: Scenario, settleMs: number) {
   await page.addInitScript(NAME_SHIM);
-  await page.goto(url);
+  await page.goto(url, { timeout: NAV_TIMEOUT_MS });
   await page.waitForLoadState('load');
   // The first screen is marked and the page is idle before the session starts.
   await page.waitForTimeout(settleMs);

@@ -29,6 +29,8 @@ import { runScenarioWithExtension, runScenarioWithout, SCENARIOS, type ScenarioR
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 3);
 /** The page-side pattern for the references and for counting: dotted quads in text. */
 const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
+/** The 10,000-row page loads slowly on a saturated machine (load 40 seen): 30 s was not enough. */
+export const NAV_TIMEOUT_MS = 180_000;
 export const VIEWPORT = { width: 1280, height: 800 };
 
 /** tsx (esbuild) names inner functions with a `__name` helper the page does not have. */
@@ -243,7 +245,7 @@ export async function withExtension<T>(sim: Simulator, dir: string, fn: (context
     const worker = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker'));
     const id = new URL(worker.url()).host;
     const ext = await context.newPage();
-    await ext.goto(`chrome-extension://${id}/options.html`);
+    await ext.goto(`chrome-extension://${id}/options.html`, { timeout: NAV_TIMEOUT_MS });
     await ext.evaluate(([baseUrl, key]) => (globalThis as unknown as { chrome: ExtApi }).chrome.storage.local.set({ apiBaseUrl: baseUrl, apiKey: key }), [sim.baseUrl, UNLIMITED_KEY] as const);
     return await fn(context, ext, id);
   } finally {
@@ -317,10 +319,10 @@ function runRegistered(sim: Simulator, dir: string): Promise<ExtensionRun> {
     await page.addInitScript(NAME_SHIM);
     await page.addInitScript(armChecker);
     // Same origin first, so the renderer (and the profiler in it) stays for the real load.
-    await page.goto(`${url}?rows=0`);
+    await page.goto(`${url}?rows=0`, { timeout: NAV_TIMEOUT_MS });
     const cdp = await context.newCDPSession(page);
     const stopTrace = await startTrace(cdp);
-    await page.goto(url);
+    await page.goto(url, { timeout: NAV_TIMEOUT_MS });
     const run = await measure(page, ext, cdp, stopTrace, id, url, 0);
     const elementsBefore = await page.evaluate(() => document.getElementsByTagName('*').length);
     return { ...run, elementsBefore };
@@ -333,7 +335,7 @@ function runOneOff(sim: Simulator, dir: string): Promise<ExtensionRun> {
     const url = `${sim.origin}/pages/siem/big-table.html`;
     const page = await context.newPage();
     await page.addInitScript(NAME_SHIM);
-    await page.goto(url);
+    await page.goto(url, { timeout: NAV_TIMEOUT_MS });
     await page.waitForLoadState('load');
     const elementsBefore = await page.evaluate(() => document.getElementsByTagName('*').length);
     await page.evaluate(armChecker);
@@ -364,7 +366,7 @@ async function runReferences(sim: Simulator): Promise<References> {
     const url = `${sim.origin}/pages/siem/big-table.html`;
     const floorPage = await browser.newPage({ viewport: VIEWPORT });
     await floorPage.addInitScript(NAME_SHIM);
-    await floorPage.goto(url);
+    await floorPage.goto(url, { timeout: NAV_TIMEOUT_MS });
     const cdp = await floorPage.context().newCDPSession(floorPage);
     const heap = await heapMb(cdp);
     const floor = await floorPage.evaluate((source) => {
@@ -384,7 +386,7 @@ async function runReferences(sim: Simulator): Promise<References> {
 
     const spanPage = await browser.newPage({ viewport: VIEWPORT });
     await spanPage.addInitScript(NAME_SHIM);
-    await spanPage.goto(url);
+    await spanPage.goto(url, { timeout: NAV_TIMEOUT_MS });
     const span = await spanPage.evaluate((source) => {
       const re = new RegExp(source, 'g');
       const t = performance.now();

@@ -195,6 +195,37 @@ test.describe('quota meter', () => {
 });
 
 test.describe('This page', () => {
+  test('past the per-page cap the popup says so, and one click looks up the rest', async ({ context, extensionId }) => {
+    await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
+    const options = await context.newPage();
+    await options.goto(extensionUrl(extensionId, 'options.html'));
+    await options.getByLabel('Per-page cap').fill('2');
+    await options.getByLabel('Per-page cap').press('Enter');
+    await expect(options.getByText('Saved.')).toBeVisible();
+    await options.close();
+
+    const site = await context.newPage();
+    await site.goto(env.ui.pageUrl);
+    const popup = await openPopup(context, extensionId);
+    const tabId = await tabIdOf(popup, env.ui.pageUrl);
+    await popup.goto(extensionUrl(extensionId, 'popup.html', `?tab=${tabId}`));
+    const section = popup.getByRole('region', { name: 'This page' });
+    await section.getByRole('button', { name: 'Scan this page' }).click();
+    // Six public IPs, a cap of two: four are left out, and the popup says so.
+    await expect(section.getByText('This page reached its cap of automatic lookups: 4 addresses were not looked up')).toBeVisible();
+    const before = env.ui.sim.requestLog.filter((r) => r.path === '/checkIP/bulk').reduce((n, r) => n + r.ips, 0);
+    expect(before).toBe(2);
+    await section.getByRole('button', { name: 'Look up the rest (4)' }).click();
+    await expect(section.getByText("Looked up the 4 addresses past this page's cap.")).toBeVisible();
+    await expect(section.getByText(/reached its cap/)).toHaveCount(0);
+    await expect(section.locator('tbody .ip-button')).toHaveText([IPS.critical, IPS.high, IPS.xss, IPS.medium, IPS.clean, IPS.whitelisted, IPS.private]);
+    // The page's marks follow: every public IP has its colour, none is left "skipped".
+    await expect.poll(() => site.evaluate(() => [...(CSS.highlights.get('ip-rep-whitelisted') ?? [])].length)).toBe(1);
+    await expect.poll(() => site.evaluate(() => [...(CSS.highlights.get('ip-rep-skipped') ?? [])].length)).toBe(1);
+    // Only the four were asked: nothing looked up twice.
+    expect(env.ui.sim.requestLog.filter((r) => r.path === '/checkIP/bulk').reduce((n, r) => n + r.ips, 0)).toBe(6);
+  });
+
   test('scan, list with severities, filter, sort, details, scan the site and stop', async ({ context, extensionId }) => {
     await configureApi(context, extensionId, env.ui.sim.baseUrl, DEMO_KEY);
     const site = await context.newPage();

@@ -19,7 +19,10 @@ export type PageState =
   | { phase: 'not-scanned'; tab: TabInfo }
   | { phase: 'ready'; tab: TabInfo; url: string; title: string; rows: IpRow[]; scanning: boolean };
 
-export type PageAction = 'scan-page' | 'scan-site' | 'stop-site' | 'lift-cap';
+export type PageAction = 'scan-page' | 'scan-site' | 'stop-site' | 'lift-cap' | 'look-up-capped';
+
+/** What one `ui:lookup` may carry (the protocol's list limit). */
+const LOOKUP_CHUNK = 10_000;
 
 /** Pages an extension may never script: the browser's own, the web store, other extensions. */
 export function isScannableUrl(url: string | undefined): boolean {
@@ -51,6 +54,15 @@ export function createPageStore(
   });
   const sitePattern = computed(() => sitePatternForUrl(url.value));
   const matchingPatterns = computed(() => patterns.value.filter((p) => patternMatchesUrl(p, url.value)));
+  /**
+   * IPs the background left unasked because this page reached its cap of automatic lookups
+   * (however the background counts the cap: per page or per tab and site, the answer says so).
+   */
+  const cappedIps = computed(() => {
+    const s = state.value;
+    if (s.phase !== 'ready') return [];
+    return s.rows.filter((r) => r.result?.status === 'skipped' && r.result.reason === 'page-cap').map((r) => r.ip);
+  });
 
   async function ask(current: TabInfo): Promise<void> {
     const reply = await services.sendToTab(current.id, 'tab:get-page-ips', {});
@@ -176,6 +188,28 @@ export function createPageStore(
     });
   }
 
+  /**
+   * "Look up the rest": the analyst asks for the IPs past the cap, as a manual lookup (the cap
+   * is for automatic lookups only). The page then forgets its answers and asks again for what
+   * is near the viewport, which the background now answers from its cache; IPs further away
+   * get theirs from the cache as they come near.
+   */
+  function lookUpCapped(): Promise<void> {
+    return run('look-up-capped', async () => {
+      const ips = cappedIps.value;
+      if (!tab || ips.length === 0) return null;
+      for (let i = 0; i < ips.length; i += LOOKUP_CHUNK) {
+        const reply = await services.send('ui:lookup', { ips: ips.slice(i, i + LOOKUP_CHUNK) });
+        if (!reply.ok) return reply.error;
+      }
+      const again = await services.sendToTab(tab.id, 'tab:results-stale', {});
+      if (!again.ok) return again.error;
+      await ask(tab);
+      notice.value = `Looked up the ${ips.length === 1 ? 'address' : `${ips.length} addresses`} past this page's cap.`;
+      return null;
+    });
+  }
+
   return {
     state,
     patterns,
@@ -191,6 +225,8 @@ export function createPageStore(
     scanSite,
     stopSite,
     liftCap,
+    cappedIps,
+    lookUpCapped,
   };
 }
 export type PageStore = ReturnType<typeof createPageStore>;

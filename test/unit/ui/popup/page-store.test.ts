@@ -111,3 +111,41 @@ describe('page store', () => {
     expect(store.notice.value).toMatch(/lifted to 1,000/);
   });
 });
+
+describe('page store: the per-page cap', () => {
+  const capped = (ip: string) => ({ ip, version: 4 as const, count: 1, result: { ip, status: 'skipped' as const, reason: 'page-cap' as const } });
+
+  it('tells which IPs the cap left out, and looks them up in one click', async () => {
+    const services = createFakeServices();
+    services.tab = { id: 7, url: 'https://siem.example/app' };
+    let page = { ...PAGE, ips: [...PAGE.ips, capped('5.6.7.8'), capped('9.9.9.9')] };
+    services.tabHandlers['tab:get-page-ips'] = () => ok(page);
+    services.tabHandlers['tab:results-stale'] = () => {
+      page = { ...PAGE, ips: [...PAGE.ips, { ...capped('5.6.7.8'), result: found('5.6.7.8') }, { ...capped('9.9.9.9'), result: found('9.9.9.9') }] };
+      return ok({ ok: true });
+    };
+    services.handlers['ui:lookup'] = ({ ips }) => ok(ips.map((ip: string) => found(ip)));
+    const store = createPageStore(services);
+    await store.load();
+    expect(store.cappedIps.value).toEqual(['5.6.7.8', '9.9.9.9']);
+    await store.lookUpCapped();
+    // A manual lookup of exactly the capped IPs, then the page asks again (from the cache).
+    expect(services.sent).toEqual([{ type: 'ui:lookup', payload: { ips: ['5.6.7.8', '9.9.9.9'] } }]);
+    expect(services.tabSent.map((m) => m.type)).toEqual(['tab:get-page-ips', 'tab:results-stale', 'tab:get-page-ips']);
+    expect(store.cappedIps.value).toEqual([]);
+    expect(store.notice.value).toBe("Looked up the 2 addresses past this page's cap.");
+  });
+
+  it('a failed lookup is reported and the page keeps its answers', async () => {
+    const services = createFakeServices();
+    services.tab = { id: 7, url: 'https://siem.example/app' };
+    services.tabHandlers['tab:get-page-ips'] = () => ok({ ...PAGE, ips: [capped('5.6.7.8')] });
+    services.handlers['ui:lookup'] = () => ({ ok: false, error: { kind: 'quota-exhausted', message: 'No quota left.' } }) as never;
+    const store = createPageStore(services);
+    await store.load();
+    await store.lookUpCapped();
+    expect(store.actionError.value).toMatchObject({ kind: 'quota-exhausted' });
+    expect(services.tabSent.map((m) => m.type)).toEqual(['tab:get-page-ips']);
+    expect(store.cappedIps.value).toEqual(['5.6.7.8']);
+  });
+});
