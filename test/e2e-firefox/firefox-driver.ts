@@ -34,10 +34,13 @@ class FirefoxTab implements Tab {
   constructor(
     private readonly session: FirefoxSession,
     readonly page: Page,
+    private readonly openedAt: string,
   ) {}
 
+  /** puppeteer does not follow raw-BiDi navigations (extension pages): it still says about:blank. */
   get url(): string {
-    return this.page.url();
+    const url = this.page.url();
+    return url === 'about:blank' ? this.openedAt : url;
   }
 
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
@@ -180,11 +183,11 @@ export class FirefoxDriver implements ExtensionDriver {
   constructor(readonly session: FirefoxSession) {}
 
   async openExtensionPage(pathAndQuery: string): Promise<Tab> {
-    return new FirefoxTab(this.session, await this.session.openExtensionPage(pathAndQuery));
+    return new FirefoxTab(this.session, await this.session.openExtensionPage(pathAndQuery), this.session.extensionUrl(pathAndQuery));
   }
 
   async openPage(url: string): Promise<Tab> {
-    return new FirefoxTab(this.session, await this.session.openPage(url));
+    return new FirefoxTab(this.session, await this.session.openPage(url), url);
   }
 
   async suspendBackground(): Promise<void> {
