@@ -80,7 +80,8 @@ export interface MessageReplies {
   'cs:page-summary': { ok: true };
   'cs:get-display-settings': DisplaySettings;
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
-  'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
+  /** `limited`: the page was past its limits (too many IPs): only what is on screen is marked. */
+  'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean; limited?: boolean };
   'tab:show-lookup': { ok: true };
   'tab:results-stale': { ok: true };
   'tab:display-settings': { ok: true };

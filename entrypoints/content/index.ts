@@ -49,7 +49,7 @@ export default defineContentScript({
     card = createCardController({ lens, findIps, lookupDetailed, signal });
     listenForTabMessages(
       {
-        getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning }),
+        getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning, limited: lens.limited !== null }),
         showLookup: (text) => card?.showForSelection(text),
         resultsStale: () => lens.resultsStale(),
         displaySettings: (next) => lens.update(next),
