@@ -149,7 +149,10 @@ export class PageLens {
 
   private scanVisible(): void {
     const sample = this.deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win));
-    for (const element of sample()) void this.scanner.enqueue(element, 'urgent');
+    for (const element of sample()) {
+      // A form field or editable region on screen is no row of ours (a walk never skips its root).
+      if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
+    }
   }
 
   /**

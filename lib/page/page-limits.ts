@@ -16,7 +16,7 @@ export interface PageLimits {
 }
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = {
-  maxOccurrences: 100_000,
+  maxOccurrences: 50_000,
   maxMatchesPerNode: 2_000,
   maxTextNodes: 2_000_000,
   maxChars: 64 * 1024 * 1024,
