@@ -90,7 +90,8 @@ export interface MessageReplies {
   'cs:get-display-settings': DisplaySettings;
   'cs:load-card': { loaded: true };
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
-  'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
+  /** `limited`: the page was past its limits (too many IPs): only what is on screen is marked. */
+  'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean; limited?: boolean };
   'tab:show-lookup': { ok: true };
   'tab:results-stale': { ok: true };
   'tab:lookups-recovered': { ok: true };

@@ -51,7 +51,7 @@ export default defineContentScript({
     card = createLazyCard({ lens, findIps, lookupDetailed, signal, load: loadCard });
     listenForTabMessages(
       {
-        getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning }),
+        getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning, limited: lens.limited !== null }),
         showLookup: (text) => card?.showForSelection(text),
         resultsStale: () => lens.resultsStale(),
         lookupsRecovered: () => lens.retryFailed(),

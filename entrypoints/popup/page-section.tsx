@@ -153,6 +153,11 @@ export function PageSection(props: PageSectionProps) {
               Still scanning this page: the list may grow.
             </p>
           )}
+          {state.limited && (
+            <p class="muted" role="status">
+              Too many IPs here: marking visible ones only.
+            </p>
+          )}
           {/* The content script answered, so this page is scanned and followed as it changes. */}
           <SiteButtons store={store} pageScanned />
           <FailedLookupsNotice rows={state.rows} onOpenOptions={props.onOpenOptions} onRetry={props.onRetryLookups} />

@@ -43,6 +43,28 @@ export function forEachIp(text: string, onMatch: (match: IpMatch) => void, stats
   }
 }
 
+/**
+ * `forEachIp` in pieces, for one huge text node (a page's 150,000 addresses in one element):
+ * scans from `from` and stops once `stop()` (asked after every candidate) says so. Returns
+ * where to resume, or -1 at the end of the text. Resuming where it stopped finds exactly what
+ * one pass would: the candidate scanner keeps no state between calls.
+ */
+export function forEachIpFrom(text: string, from: number, onMatch: (match: IpMatch) => void, stop: () => boolean): number {
+  let position = from;
+  for (;;) {
+    const start = nextCandidate(text, position);
+    if (start < 0) return -1;
+    position = candidateEnd;
+    const raw = text.slice(start, position);
+    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw);
+    if (match) {
+      if (match.end > position) position = match.end;
+      onMatch(match);
+    }
+    if (stop()) return position;
+  }
+}
+
 export function findIps(text: string): IpMatch[] {
   const matches: IpMatch[] = [];
   forEachIp(text, (m) => matches.push(m));

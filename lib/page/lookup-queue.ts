@@ -106,6 +106,30 @@ export class LookupQueue {
     return ips;
   }
 
+  /** IPs with an answer or asked (tests: the page's memory follows what it shows). */
+  get size(): number {
+    return Math.max(this.results.size, this.asked.size);
+  }
+
+  /**
+   * Forgets answers to IPs `keep` rejects (no longer on the page), once more than `max` are
+   * held: a console that shows new addresses for ever must not grow this map for ever (issue
+   * 15). Queued and in-flight IPs stay; a forgotten IP that comes back is asked again, and the
+   * background answers it from its cache.
+   */
+  prune(keep: (ip: string) => boolean, max: number): void {
+    if (this.results.size <= max && this.asked.size <= max) return;
+    const waiting = new Set([...this.waiting.visible, ...this.waiting.background]);
+    for (const ip of this.asked) {
+      if (keep(ip) || waiting.has(ip)) continue;
+      // Asked and not answered yet: in flight, keep it so it is not sent twice.
+      if (!this.results.has(ip)) continue;
+      this.asked.delete(ip);
+      this.results.delete(ip);
+    }
+    for (const ip of this.results.keys()) if (!keep(ip) && !this.asked.has(ip)) this.results.delete(ip);
+  }
+
   stop(): void {
     this.stopped = true;
     this.waiting.visible.length = 0;

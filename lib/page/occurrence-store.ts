@@ -32,6 +32,7 @@ export const staticRangeFactory: RangeFactory = (node, start, end) =>
 export class OccurrenceStore {
   private readonly byNode = new Map<Text, Occurrence[]>();
   private readonly byIp = new Map<string, Set<Occurrence>>();
+  private occurrences = 0;
 
   constructor(private readonly makeRange: RangeFactory = staticRangeFactory) {}
 
@@ -60,6 +61,7 @@ export class OccurrenceStore {
       change.added.push(occ);
     }
     this.byNode.set(node, list);
+    this.occurrences += list.length;
   }
 
   rangeOf(occ: Occurrence): AbstractRange {
@@ -70,6 +72,7 @@ export class OccurrenceStore {
     const list = this.byNode.get(node);
     if (!list) return;
     this.byNode.delete(node);
+    this.occurrences -= list.length;
     for (const occ of list) {
       const set = this.byIp.get(occ.ip);
       set?.delete(occ);
@@ -80,9 +83,13 @@ export class OccurrenceStore {
 
   /** Drops every node that is no longer in the document (or in a connected shadow tree). */
   sweepDisconnected(change: StoreChange): void {
-    for (const node of [...this.byNode.keys()]) {
-      if (!node.isConnected) this.forgetNode(node, change);
-    }
+    this.forgetWhere((node) => !node.isConnected, change);
+  }
+
+  /** Drops every node `drop` picks (the page's limit reached: what is far from the screen). */
+  forgetWhere(drop: (node: Text) => boolean, change: StoreChange): void {
+    // Deleting the entry being visited is safe in a Map iteration; no copy of the keys.
+    for (const node of this.byNode.keys()) if (drop(node)) this.forgetNode(node, change);
   }
 
   clear(change: StoreChange): void {
@@ -112,6 +119,11 @@ export class OccurrenceStore {
 
   get nodeCount(): number {
     return this.byNode.size;
+  }
+
+  /** Addresses held, all nodes together. */
+  get occurrenceCount(): number {
+    return this.occurrences;
   }
 
   get ipCount(): number {

@@ -17,11 +17,13 @@ import { watchNavigation, type NavigationWatch } from './navigation-watch';
 import { emptyChange, OccurrenceStore, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
 import { cachedFinder } from './match-cache';
 import { listPageIps, riskyIps, sameList } from './page-summary';
+import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './page-limits';
 import { Scanner } from './scanner';
 import { hasStaticMarkStyles } from './static-styles';
 import { isInsideSkipped, type SkipOptions } from './skip-rules';
 import { createTimeSlicer, type TimeSlicer } from './time-slicer';
 import { createNearTracker, type Nearness, type NearTracker } from './near-tracker';
+import { sampleViewport } from './viewport-sample';
 
 export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
@@ -43,7 +45,16 @@ export interface PageLensDeps extends DisplaySettings {
   summaryDelayMs?: number;
   /** Whether the page has marks.css (registered sites); detected when not given. */
   staticStyles?: boolean;
+  limits?: Partial<PageLimits>;
+  /** The rows on screen now (scanned first; past the limits, only these). */
+  sampleViewport?: () => Element[];
 }
+
+/** Answers and address classes kept for IPs no longer on the page, at most (issue 15). */
+const MAX_FORGOTTEN_IPS = 5_000;
+
+/** After a scroll stops, how long before the screen is sampled again. */
+const RESAMPLE_MS = 120;
 
 export class PageLens {
   readonly store: OccurrenceStore;
@@ -67,6 +78,11 @@ export class PageLens {
   private staticUnderline: boolean | undefined;
   private summaryTimer: ReturnType<typeof setTimeout> | undefined;
   private staleCount = 0;
+  private readonly limits: PageLimits;
+  private limitReached: LimitReached | null = null;
+  /** Store size at which far occurrences are dropped next (see evictFar). */
+  private evictAt: number;
+  private resampleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -74,6 +90,9 @@ export class PageLens {
     this.win = deps.win ?? (window as Window & typeof globalThis);
     this.settings = { thresholds: deps.thresholds, markStyle: deps.markStyle, sendPrivate: deps.sendPrivate };
     this.skip = deps.isOwnUi ? { isOwnUi: deps.isOwnUi } : {};
+    this.limits = { ...DEFAULT_PAGE_LIMITS, ...deps.limits };
+    // Nothing is dropped before the page reaches its limits (onLimit).
+    this.evictAt = Infinity;
     this.highlighter = new Highlighter(deps.highlighterEnv ?? browserHighlighterEnv(this.win), deps.markStyle);
     this.lookups = new LookupQueue({ send: deps.lookup, onResults: (r) => this.applyResults(r) });
     this.tracker = (deps.createTracker ?? createNearTracker)({
@@ -88,6 +107,8 @@ export class PageLens {
       skip: this.skip,
       onChange: (change) => this.applyChange(change),
       onShadowRoot: (root) => this.addShadowRoot(root),
+      onLimit: (limit) => this.onLimit(limit),
+      limits: this.limits,
     });
     this.mutations = new MutationQueue((batch) => this.onMutations(batch), deps.scheduleFlush ?? frameScheduler(this.doc));
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
@@ -97,7 +118,12 @@ export class PageLens {
   /** Scans the whole document, then keeps following it. Resolves when the first scan is done. */
   start(): Promise<void> {
     this.mutations.observe(this.doc);
-    return this.scanner.enqueue(this.doc.body ?? this.doc.documentElement);
+    // Rows scrolled to are scanned first, before the rest of the page (and, past the page's
+    // limits, they are all that is scanned).
+    const signal = this.abort.signal;
+    this.doc.addEventListener('scroll', () => this.scheduleResample(), { capture: true, passive: true, signal });
+    this.win.addEventListener('resize', () => this.scheduleResample(), { passive: true, signal });
+    return this.scanPage();
   }
 
   /** Scans everything again (in-app navigation); unchanged text keeps its marks. */
@@ -107,7 +133,29 @@ export class PageLens {
     const change = emptyChange();
     this.store.sweepDisconnected(change);
     this.applyChange(change);
-    return this.scanner.enqueue(this.doc.body ?? this.doc.documentElement);
+    return this.scanPage();
+  }
+
+  /** The rows on screen first, then the whole page (issue 16). */
+  private scanPage(): Promise<void> {
+    this.scanVisible();
+    return this.scanner.enqueue(this.doc.body ?? this.doc.documentElement, 'background');
+  }
+
+  private scanVisible(): void {
+    const sample = this.deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win));
+    for (const element of sample()) {
+      // A form field or editable region on screen is no row of ours (a walk never skips its root).
+      if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
+    }
+  }
+
+  /**
+   * Which page limit stopped the whole-page scan ("too many IPs here: marking visible ones
+   * only"), or null. The popup shows it.
+   */
+  get limited(): LimitReached | null {
+    return this.limitReached;
   }
 
   get scanning(): boolean {
@@ -228,6 +276,7 @@ export class PageLens {
     this.lookups.stop();
     this.highlighter.dispose();
     clearTimeout(this.summaryTimer);
+    clearTimeout(this.resampleTimer);
     this.listeners.clear();
   }
 
@@ -282,7 +331,52 @@ export class PageLens {
     }
     if (visible.length) this.showNear(visible, 'visible');
     if (near.length) this.showNear(near, 'near');
+    if (this.store.occurrenceCount > this.evictAt) this.evictFar();
     this.scheduleSummary();
+  }
+
+  /**
+   * Past the page's limit on addresses: drops those far from the screen (they are scanned
+   * again if they come back into view), so memory stays bounded on a page that grows forever.
+   */
+  private evictFar(): void {
+    const change = emptyChange();
+    this.store.forgetWhere((node) => {
+      const parent = node.parentNode;
+      const el = parent?.nodeType === Node.ELEMENT_NODE ? (parent as Element) : ((parent as ShadowRoot | null)?.host ?? null);
+      return !el || this.tracker.nearnessOf(el) === 'far';
+    }, change);
+    // What is near may itself be over the limit: wait for twice as much before trying again.
+    this.evictAt = Math.max(this.limits.maxOccurrences, this.store.occurrenceCount * 2);
+    if (change.removed.length) this.applyChange(change);
+  }
+
+  /** Per-page maps hold IPs that left the page only up to a bound (issue 15). */
+  private pruneForgottenIps(): void {
+    const onPage = (ip: string) => this.store.countOf(ip) > 0;
+    const max = this.store.ipCount + MAX_FORGOTTEN_IPS;
+    this.lookups.prune(onPage, max);
+    if (this.classes.size > max) for (const ip of this.classes.keys()) if (!onPage(ip)) this.classes.delete(ip);
+  }
+
+  /** IPs this page keeps an answer or a class for (tests: bounded on pages that change forever). */
+  get rememberedIps(): number {
+    return Math.max(this.lookups.size, this.classes.size);
+  }
+
+  private onLimit(limit: LimitReached): void {
+    this.limitReached = limit;
+    if (limit === 'maxMatchesPerNode') return;
+    this.evictAt = this.limits.maxOccurrences;
+    // Only what is on screen is scanned from now on (again each time the page scrolls): the
+    // screen may have moved while the whole-page scan ran.
+    this.scanVisible();
+    this.scheduleSummary();
+  }
+
+  private scheduleResample(): void {
+    clearTimeout(this.resampleTimer);
+    this.resampleTimer = setTimeout(() => this.scanVisible(), RESAMPLE_MS);
   }
 
   /**
@@ -340,10 +434,12 @@ export class PageLens {
       if (change.removed.length) this.applyChange(change);
       this.highlighter.forgetDetachedRoots();
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
+      this.pruneForgottenIps();
     }
     for (const node of batch.touched) {
       if (isInsideSkipped(node, this.skip)) continue;
-      void this.scanner.enqueue(node);
+      // What the page just added is what the analyst is watching: before the initial scan.
+      void this.scanner.enqueue(node, 'urgent');
     }
     this.navigation.check();
   }

@@ -1,23 +1,40 @@
 /**
- * The scanner: a queue of subtrees to (re)scan, worked through in time slices. Each text node's
- * IP matches replace the ones the store had for it; changes are handed to `onChange` after
- * every slice so marks appear while a big page is still being scanned.
+ * The scanner: subtrees to (re)scan, worked through in time slices. Each text node's IP
+ * matches replace the ones the store had for it; changes are handed to `onChange` after every
+ * slice so marks appear while a big page is still being scanned.
+ *
+ * Two queues (issue 16): `urgent` holds what the analyst sees or just got (nodes added by the
+ * page, rows on screen); `background` the rest of a whole-page scan. Urgent work always goes
+ * first, pausing a background walk where it stands, so a new row at the top of a 5,000-row
+ * live list is marked at once instead of after the initial scan.
+ *
+ * Nothing the page holds can stall a slice (issue 10): a huge text node is read in pieces
+ * across slices, and past the page limits (page-limits.ts) the whole-page scan stops and
+ * `onLimit` says so; urgent work goes on.
  */
+import { forEachIpFrom } from '../ip/find-ips';
 import type { IpMatch } from '../ip/types';
 import { emptyChange, type OccurrenceStore, type StoreChange } from './occurrence-store';
+import { DEFAULT_PAGE_LIMITS, LARGE_TEXT, type LimitReached, type PageLimits } from './page-limits';
+import { ScanQueue } from './scan-queue';
 import type { SkipOptions } from './skip-rules';
 import { SubtreeWalk } from './subtree-walk';
 import type { TimeSlicer } from './time-slicer';
+
+export type ScanPriority = 'urgent' | 'background';
 
 export interface ScannerDeps {
   findIps: (text: string) => IpMatch[];
   store: OccurrenceStore;
   slicer: TimeSlicer;
   skip?: SkipOptions;
+  limits?: Partial<PageLimits>;
   /** Called after every slice that changed the store. */
   onChange: (change: StoreChange) => void;
   /** An open shadow root was found (to observe it and adopt styles into it). */
   onShadowRoot?: (root: ShadowRoot) => void;
+  /** A page limit was reached: the whole-page scan stopped (called once). */
+  onLimit?: (limit: LimitReached) => void;
 }
 
 /** Occurrences found before they are handed to onChange mid-slice. */
@@ -26,30 +43,53 @@ const FLUSH_EVERY = 128;
 /** The shortest text that can hold an address (`::1`). */
 const MIN_LENGTH = 3;
 
+/** A huge text node read part of the way. */
+interface PartialText {
+  data: string;
+  position: number;
+  matches: IpMatch[];
+}
+
 export class Scanner {
-  private readonly queue: Node[] = [];
-  private readonly queued = new Set<Node>();
+  private readonly queues: Record<ScanPriority, ScanQueue> = { urgent: new ScanQueue(), background: new ScanQueue() };
+  private readonly walks: Record<ScanPriority, SubtreeWalk | null> = { urgent: null, background: null };
   private readonly knownShadowRoots = new WeakSet<ShadowRoot>();
-  private walk: SubtreeWalk | null = null;
+  private readonly partial = new Map<Text, PartialText>();
+  private readonly limits: PageLimits;
+  /** Which walk the visitor is in now (shadow roots found go to the same queue). */
+  private current: ScanPriority = 'background';
   private change: StoreChange = emptyChange();
   private running: Promise<void> = Promise.resolve();
   private active = false;
   private stopped = false;
+  private textNodes = 0;
+  private chars = 0;
+  private limitReached: LimitReached | null = null;
 
-  constructor(private readonly deps: ScannerDeps) {}
+  constructor(private readonly deps: ScannerDeps) {
+    this.limits = { ...DEFAULT_PAGE_LIMITS, ...deps.limits };
+  }
 
   /** Queues a subtree (or a single text node) and starts working if idle. */
-  enqueue(root: Node): Promise<void> {
-    if (!this.queued.has(root)) {
-      this.queued.add(root);
-      this.queue.push(root);
-    }
+  enqueue(root: Node, priority: ScanPriority = 'background'): Promise<void> {
+    if (priority === 'background' && this.limitReached) return this.drain();
+    if (priority === 'urgent' || !this.queues.urgent.has(root)) this.queues[priority].push(root);
     return this.drain();
   }
 
   /** True while there is work queued or in progress. */
   get busy(): boolean {
     return this.active;
+  }
+
+  /** The page limit that stopped the whole-page scan, if any. */
+  get limited(): LimitReached | null {
+    return this.limitReached;
+  }
+
+  /** Nodes waiting (tests: detached ones are released). */
+  get queuedCount(): number {
+    return this.queues.urgent.size + this.queues.background.size;
   }
 
   /** Resolves when the queue is empty. */
@@ -66,37 +106,95 @@ export class Scanner {
 
   stop(): void {
     this.stopped = true;
-    this.queue.length = 0;
-    this.queued.clear();
-    this.walk = null;
+    this.queues.urgent.clear();
+    this.queues.background.clear();
+    this.walks.urgent = this.walks.background = null;
+    this.partial.clear();
   }
 
   private visitor = {
-    text: (node: Text) => {
+    text: (node: Text): boolean => {
       const data = node.data;
+      if (this.current === 'background') {
+        this.textNodes++;
+        this.chars += data.length;
+      }
       // No dot and no colon: no IPv4 and no IPv6. Skips most text without calling the matcher.
-      const maybe = data.length >= MIN_LENGTH && (data.includes('.') || data.includes(':'));
-      const matches = maybe ? this.deps.findIps(data) : NO_MATCHES;
+      if (data.length < MIN_LENGTH || (!data.includes('.') && !data.includes(':'))) {
+        if (this.deps.store.occurrencesOfNode(node).length > 0) this.deps.store.setMatches(node, NO_MATCHES, this.change);
+        return true;
+      }
+      const matches = data.length > LARGE_TEXT ? this.readLarge(node, data) : this.capped(this.deps.findIps(data));
+      if (!matches) return false;
       if (matches.length > 0 || this.deps.store.occurrencesOfNode(node).length > 0) {
         this.deps.store.setMatches(node, matches, this.change);
       }
+      return true;
     },
     shadowRoot: (root: ShadowRoot) => {
-      if (this.knownShadowRoots.has(root)) {
-        // Known root inside a subtree being rescanned: its text may have changed too.
-        this.queueRoot(root);
-        return;
+      if (!this.knownShadowRoots.has(root)) {
+        this.knownShadowRoots.add(root);
+        this.deps.onShadowRoot?.(root);
       }
-      this.knownShadowRoots.add(root);
-      this.deps.onShadowRoot?.(root);
-      this.queueRoot(root);
+      // Known root inside a subtree being rescanned: its text may have changed too.
+      this.queues[this.current].push(root);
     },
   };
 
-  private queueRoot(root: Node): void {
-    if (this.queued.has(root)) return;
-    this.queued.add(root);
-    this.queue.push(root);
+  private capped(matches: IpMatch[]): IpMatch[] {
+    const max = this.limits.maxMatchesPerNode;
+    if (matches.length <= max) return matches;
+    this.reachLimit('maxMatchesPerNode');
+    return matches.slice(0, max);
+  }
+
+  /** Reads a huge text node a slice at a time; null while unfinished. */
+  private readLarge(node: Text, data: string): IpMatch[] | null {
+    let state = this.partial.get(node);
+    if (!state || state.data !== data) this.partial.set(node, (state = { data, position: 0, matches: [] }));
+    const max = this.limits.maxMatchesPerNode;
+    const { slicer } = this.deps;
+    const found = state.matches;
+    const next = forEachIpFrom(data, state.position, (m) => found.push(m), () => found.length >= max || slicer.expired());
+    if (next >= 0 && found.length < max) {
+      state.position = next;
+      return null;
+    }
+    this.partial.delete(node);
+    if (found.length >= max && next >= 0) this.reachLimit('maxMatchesPerNode');
+    return found;
+  }
+
+  private reachLimit(limit: LimitReached): void {
+    if (limit !== 'maxMatchesPerNode') {
+      // The whole-page scan stops here; what the analyst sees is still scanned (urgent).
+      this.walks.background = null;
+      this.queues.background.clear();
+    }
+    if (this.limitReached) return;
+    this.limitReached = limit;
+    this.deps.onLimit?.(limit);
+  }
+
+  private checkPageLimits(): void {
+    const { limits } = this;
+    if (this.textNodes > limits.maxTextNodes) this.reachLimit('maxTextNodes');
+    else if (this.chars > limits.maxChars) this.reachLimit('maxChars');
+    else if (this.deps.store.occurrenceCount > limits.maxOccurrences) this.reachLimit('maxOccurrences');
+  }
+
+  /** The walk to work on now: urgent first, then the background scan where it stood. */
+  private nextWalk(): SubtreeWalk | null {
+    for (const priority of ['urgent', 'background'] as const) {
+      if (this.walks[priority]) return (this.current = priority), this.walks[priority];
+      for (let root = this.queues[priority].shift(); root; root = this.queues[priority].shift()) {
+        // A root that left the page before its turn has nothing to show.
+        if (!root.isConnected) continue;
+        this.current = priority;
+        return (this.walks[priority] = new SubtreeWalk(root, this.visitor, this.deps.skip));
+      }
+    }
+    return null;
   }
 
   private async work(): Promise<void> {
@@ -104,25 +202,22 @@ export class Scanner {
     try {
       slicer.begin();
       while (!this.stopped) {
-        if (!this.walk) {
-          const root = this.queue.shift();
-          if (!root) {
-            // onChange may queue more (it runs our callers' code): look again after it.
-            this.flush();
-            if (this.queue.length === 0) break;
-            continue;
-          }
-          this.queued.delete(root);
-          // A root that left the page before its turn has nothing to show.
-          if (!root.isConnected) continue;
-          this.walk = new SubtreeWalk(root, this.visitor, this.deps.skip);
+        const walk = this.nextWalk();
+        if (!walk) {
+          // onChange may queue more (it runs our callers' code): look again after it.
+          this.flush();
+          if (this.queues.urgent.size === 0 && this.queues.background.size === 0) break;
+          continue;
         }
+        const priority = this.current;
         // Changes are handed over inside the timed loop, so their cost counts in the slice.
-        const finished = this.walk.step(() => {
+        const finished = walk.step(() => {
           if (this.change.added.length + this.change.removed.length >= FLUSH_EVERY) this.flush();
-          return slicer.expired();
+          // Urgent work queued meanwhile (by onChange) pauses a background walk.
+          return slicer.expired() || (priority === 'background' && this.queues.urgent.size > 0);
         });
-        if (finished) this.walk = null;
+        if (finished && this.walks[priority] === walk) this.walks[priority] = null;
+        this.checkPageLimits();
         if (slicer.expired()) {
           this.flush();
           await slicer.pause();

@@ -6,7 +6,8 @@
 import { isSkippedElement, type SkipOptions } from './skip-rules';
 
 export interface WalkVisitor {
-  text(node: Text): void;
+  /** Reads one text node; false when it stopped half-way (a huge node, out of time). */
+  text(node: Text): boolean;
   /** An open shadow root met on the way: the caller scans it as a new root. */
   shadowRoot(root: ShadowRoot): void;
 }
@@ -37,13 +38,20 @@ export class SubtreeWalk {
     return this.next === null;
   }
 
-  /** Walks until `expired()` says so (checked every few dozen nodes); true when finished. */
+  /**
+   * Walks until `expired()` says so (checked every few dozen nodes, and inside a huge text
+   * node by the visitor); true when finished.
+   */
   step(expired: () => boolean): boolean {
     let node = this.next;
     let count = 0;
     while (node) {
       if (node.nodeType === Node.TEXT_NODE) {
-        this.visitor.text(node as Text);
+        if (!this.visitor.text(node as Text)) {
+          // Comes back to the same node next time (the walker still stands on it).
+          this.next = node;
+          return false;
+        }
         node = this.walker ? this.walker.nextNode() : null;
       } else if (node.nodeType === Node.ELEMENT_NODE) {
         const element = node as Element;

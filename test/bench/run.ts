@@ -2,9 +2,10 @@
  * `npm run bench [part...]`: every benchmark prints ratios measured side by side in this one
  * run (never absolute time budgets: the machine is shared and noisy).
  * Parts: extract (lib/ip), lookup (lib/lookup vs naive), page (content script in Chromium),
- * popup (popup load with a warm cache), page-profile (where the content script's time goes).
+ * popup (popup load with a warm cache), page-profile (where the content script's time goes),
+ * page-hostile (hostile pages of issue 10: longest task, blocking time, memory under a mutation storm).
  */
-const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile'] as const;
+const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-hostile'] as const;
 type Part = (typeof PARTS)[number];
 
 const requested = process.argv.slice(2).filter((a): a is Part => (PARTS as readonly string[]).includes(a));

@@ -17,7 +17,7 @@ export type PageState =
   | { phase: 'no-tab' }
   | { phase: 'unsupported'; tab: TabInfo }
   | { phase: 'not-scanned'; tab: TabInfo }
-  | { phase: 'ready'; tab: TabInfo; url: string; title: string; rows: IpRow[]; scanning: boolean };
+  | { phase: 'ready'; tab: TabInfo; url: string; title: string; rows: IpRow[]; scanning: boolean; limited: boolean };
 
 export type PageAction = 'scan-page' | 'scan-site' | 'stop-site' | 'lift-cap' | 'look-up-capped';
 
@@ -73,13 +73,14 @@ export function createPageStore(
       state.value = { phase: 'not-scanned', tab: current };
       return;
     }
-    const { url: pageUrl, title, ips, scanning } = reply.value;
+    const { url: pageUrl, title, ips, scanning, limited = false } = reply.value;
     state.value = {
       phase: 'ready',
       tab: current,
       url: pageUrl,
       title,
       scanning,
+      limited,
       rows: ips.map((p) => ({ ip: p.ip, count: p.count, result: p.result })),
     };
     void loadCap(current);

@@ -5,7 +5,7 @@ import { SubtreeWalk } from '@/lib/page/subtree-walk';
 function collect(root: Node, isOwnUi?: (el: Element) => boolean) {
   const texts: string[] = [];
   const shadows: ShadowRoot[] = [];
-  const walk = new SubtreeWalk(root, { text: (t) => texts.push(t.data), shadowRoot: (s) => shadows.push(s) }, isOwnUi ? { isOwnUi } : {});
+  const walk = new SubtreeWalk(root, { text: (t) => texts.push(t.data) > 0, shadowRoot: (s) => shadows.push(s) }, isOwnUi ? { isOwnUi } : {});
   expect(walk.step(() => false)).toBe(true);
   return { texts, shadows };
 }
@@ -44,7 +44,7 @@ describe('SubtreeWalk', () => {
   it('resumes where it stopped when the time slice runs out', () => {
     document.body.innerHTML = Array.from({ length: 300 }, (_, i) => `<div><span>row ${i}</span></div>`).join('');
     const texts: string[] = [];
-    const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data), shadowRoot: () => {} });
+    const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data) > 0, shadowRoot: () => {} });
     let slices = 0;
     while (!walk.step(() => true)) slices++;
     expect(slices).toBeGreaterThan(3);

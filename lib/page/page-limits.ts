@@ -1,0 +1,28 @@
+/**
+ * What one page may cost us (issue 10). Past any of these the scan of the whole page stops and
+ * the lens marks what is on screen only ("too many IPs here: marking visible ones only"), so a
+ * hostile or merely huge page degrades instead of freezing or eating memory. The numbers sit
+ * well above the consoles we target: the 10,000-row benchmark page holds 40,000 addresses.
+ */
+export interface PageLimits {
+  /** Addresses kept in the occurrence store (each one costs an object and a map entry). */
+  maxOccurrences: number;
+  /** Addresses read from one text node (one element holding 150,000 of them). */
+  maxMatchesPerNode: number;
+  /** Text nodes the whole-page scan visits. */
+  maxTextNodes: number;
+  /** Characters of text the whole-page scan reads. */
+  maxChars: number;
+}
+
+export const DEFAULT_PAGE_LIMITS: PageLimits = {
+  maxOccurrences: 50_000,
+  maxMatchesPerNode: 2_000,
+  maxTextNodes: 2_000_000,
+  maxChars: 64 * 1024 * 1024,
+};
+
+/** Text longer than this is scanned in pieces across time slices, not in one call. */
+export const LARGE_TEXT = 64 * 1024;
+
+export type LimitReached = keyof PageLimits;

@@ -1,0 +1,141 @@
+/**
+ * `npm run bench page-hostile`: the hostile fixture pages of issue 10 (test/fixtures/hostile/),
+ * each loaded twice in one browser with the extension: once on a host the extension scans
+ * (127.0.0.1, registered) and once on one it does not (localhost: the page alone). Reported per
+ * page: the longest task and the total blocking time (sum of each long task's time past 50 ms,
+ * from the Long Tasks API) over the same window, and the ratio. Goals: longest task < 50 ms,
+ * blocking ≤ 1.2× the page alone.
+ *
+ * The mutation storm also runs for BENCH_STORM_SECONDS (default 20; 600 for the 10-minute run
+ * of issue 15) and reports JS heap and DOM nodes kept by the renderer (after a forced GC) at
+ * four points, with and without the extension: goal ≤ 1.2× after the storm, flat over time.
+ * The machine is shared: read the ratios, not the absolute times.
+ */
+import type { BrowserContext, Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launchWithExtension } from '../e2e/chromium';
+import { UNLIMITED_KEY } from '../sim/keys';
+import { startSimulator, type Simulator } from '../sim/server';
+import { benchExtensionDir } from './extension-build';
+
+const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
+const STORM_SECONDS = Number(process.env.BENCH_STORM_SECONDS ?? 20);
+const PAGES = ['one-element.html', 'cells.html', 'text-nodes.html', 'mutation-storm.html', 'deep-shadow.html'];
+
+type ChromeApi = {
+  storage: { local: { set(v: object): Promise<void> } };
+  runtime: { sendMessage(m: object): Promise<{ ok: boolean; error?: unknown }> };
+};
+
+/** In the page from its first script: every long task (> 50 ms) the browser reports. */
+function recordLongTasks(): void {
+  const w = window as unknown as { benchTasks: number[] };
+  w.benchTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.benchTasks.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+interface Blocking {
+  longest: number;
+  blocking: number;
+}
+
+async function blockingOf(context: BrowserContext, url: string): Promise<Blocking> {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript(recordLongTasks);
+    await page.goto(url, { timeout: 120_000 });
+    await page.waitForTimeout(WINDOW_MS);
+    const tasks = await page.evaluate(() => (window as unknown as { benchTasks: number[] }).benchTasks);
+    return { longest: Math.max(0, ...tasks), blocking: tasks.reduce((s, d) => s + Math.max(0, d - 50), 0) };
+  } finally {
+    await page.close();
+  }
+}
+
+interface Memory {
+  heapMb: number;
+  nodes: number;
+}
+
+async function memoryOf(page: Page): Promise<Memory> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  const get = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
+  return { heapMb: get('JSHeapUsedSize') / 1024 / 1024, nodes: get('Nodes') };
+}
+
+/** Heap and DOM nodes at four points of a storm of STORM_SECONDS, then after it stops. */
+async function stormMemory(context: BrowserContext, url: string): Promise<Memory[]> {
+  const page = await context.newPage();
+  try {
+    await page.goto(url);
+    const points: Memory[] = [];
+    for (let i = 1; i <= 4; i++) {
+      await page.waitForTimeout((STORM_SECONDS * 1000) / 4);
+      points.push(await memoryOf(page));
+    }
+    await page.evaluate(() => (window as unknown as { stopStorm(): void }).stopStorm());
+    await page.waitForTimeout(1_000);
+    points.push(await memoryOf(page));
+    return points;
+  } finally {
+    await page.close();
+  }
+}
+
+const fmt = (n: number) => n.toFixed(0);
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+
+export async function run(): Promise<void> {
+  const sim: Simulator = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'iplens-bench-hostile-'));
+  const context = await launchWithExtension(userDataDir, { extensionDir: benchExtensionDir() });
+  try {
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const id = new URL(worker.url()).host;
+    const ext = await context.newPage();
+    await ext.goto(`chrome-extension://${id}/options.html`);
+    await ext.evaluate(async ([baseUrl, key]) => {
+      const c = (globalThis as unknown as { chrome: ChromeApi }).chrome;
+      await c.storage.local.set({ apiBaseUrl: baseUrl, apiKey: key });
+      await c.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } });
+    }, [sim.baseUrl, UNLIMITED_KEY] as const);
+    const scanned = (name: string) => `${sim.origin}/pages/hostile/${name}`;
+    const alone = (name: string) => scanned(name).replace('127.0.0.1', 'localhost');
+
+    console.log(`window ${WINDOW_MS} ms per load; longest task and blocking time in ms (Long Tasks API)`);
+    console.log('page                  alone: longest / blocking   with us: longest / blocking   ratio   goals');
+    for (const name of PAGES) {
+      const a = await blockingOf(context, alone(name));
+      const w = await blockingOf(context, scanned(name));
+      const ratio = a.blocking > 0 ? w.blocking / a.blocking : w.blocking > 0 ? Infinity : 1;
+      const goals = `longest < 50: ${verdict(w.longest < 50)}; blocking ≤ 1.2×: ${verdict(ratio <= 1.2)}`;
+      console.log(`${name.padEnd(22)}${fmt(a.longest).padStart(10)} / ${fmt(a.blocking).padEnd(12)}${fmt(w.longest).padStart(12)} / ${fmt(w.blocking).padEnd(12)}${ratio.toFixed(2).padStart(6)}   ${goals}`);
+    }
+
+    console.log(`\nmutation storm, ${STORM_SECONDS} s (BENCH_STORM_SECONDS): JS heap MB / DOM nodes at 1/4, 2/4, 3/4, end, after stop`);
+    const a = await stormMemory(context, alone('mutation-storm.html'));
+    const w = await stormMemory(context, scanned('mutation-storm.html'));
+    const line = (m: Memory[]) => m.map((p) => `${p.heapMb.toFixed(1)}/${fmt(p.nodes)}`).join('  ');
+    console.log(`alone    ${line(a)}`);
+    console.log(`with us  ${line(w)}`);
+    const lastA = a[a.length - 1]!;
+    const lastW = w[w.length - 1]!;
+    const heapRatio = lastW.heapMb / lastA.heapMb;
+    const nodeRatio = lastW.nodes / Math.max(1, lastA.nodes);
+    // Flat: the last storm point is within 20% of the first (both with the extension).
+    const flat = w[3]!.nodes <= w[0]!.nodes * 1.2 && w[3]!.heapMb <= w[0]!.heapMb * 1.2;
+    console.log(`after the storm: heap ${heapRatio.toFixed(2)}×, nodes ${nodeRatio.toFixed(2)}× the page alone (≤ 1.2×: ${verdict(heapRatio <= 1.2 && nodeRatio <= 1.2)}); flat over time: ${verdict(flat)}`);
+  } finally {
+    await context.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+    await sim.close();
+  }
+}

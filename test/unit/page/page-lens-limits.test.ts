@@ -1,0 +1,154 @@
+// @vitest-environment happy-dom
+/**
+ * Hostile and live pages (issues 10, 16, 15): a huge text node is read across slices, page
+ * limits degrade to marking what is on screen, work added by the page goes before the rest of
+ * the initial scan, and nodes that left the page are not kept.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyIp, findIps } from '@/lib/ip';
+import type { LookupSender } from '@/lib/page/lookup-queue';
+import type { Occurrence } from '@/lib/page/occurrence-store';
+import { PageLens } from '@/lib/page/page-lens';
+import type { PageLimits } from '@/lib/page/page-limits';
+import type { TimeSlicer } from '@/lib/page/time-slicer';
+import { DEFAULT_THRESHOLDS } from '@/lib/severity';
+import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker } from './dom-fakes';
+
+/** Expires after every `every` looks at the clock; counts its pauses and lets the test act in them. */
+function countingSlicer(every: number) {
+  let calls = 0;
+  const s: TimeSlicer & { pauses: number; onPause?: () => void } = {
+    pauses: 0,
+    begin() {
+      calls = 0;
+    },
+    expired: () => ++calls >= every,
+    async pause() {
+      s.pauses++;
+      calls = 0;
+      s.onPause?.();
+      await new Promise((r) => setTimeout(r, 0));
+    },
+  };
+  return s;
+}
+
+function setup(html: string, opts: { slicer?: TimeSlicer; limits?: Partial<PageLimits>; visible?: () => Element[] } = {}) {
+  document.body.innerHTML = html;
+  const vis = fakeTracker<Occurrence>();
+  const lookup: LookupSender = async (ips) => ({ ok: true, value: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) });
+  let flushes: (() => void)[] = [];
+  const lens = new PageLens({
+    findIps,
+    classifyIp,
+    lookup,
+    thresholds: DEFAULT_THRESHOLDS,
+    markStyle: 'underline',
+    sendPrivate: false,
+    highlighterEnv: fakeHighlighterEnv(),
+    rangeFactory: fakeRangeFactory,
+    slicer: opts.slicer ?? eagerSlicer,
+    scheduleFlush: (f) => flushes.push(f),
+    createTracker: vis.create,
+    caret: () => null,
+    sampleViewport: opts.visible ?? (() => []),
+    ...(opts.limits ? { limits: opts.limits } : {}),
+  });
+  const runFlushes = () => {
+    const f = flushes;
+    flushes = [];
+    f.forEach((x) => x());
+  };
+  return { lens, vis, runFlushes };
+}
+
+const ipAt = (n: number) => `11.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+describe('PageLens on hostile pages', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('reads one huge text node across many slices, keeping at most the per-node limit', async () => {
+    const blob = Array.from({ length: 30_000 }, (_, i) => ipAt(i)).join(' ');
+    const slicer = countingSlicer(200);
+    const { lens } = setup(`<p>1.2.3.4</p><div id="blob">${blob}</div>`, { slicer, limits: { maxMatchesPerNode: 5_000 } });
+    await lens.start();
+    // One slice reads a bounded piece of the node, so the node alone took many slices.
+    expect(slicer.pauses).toBeGreaterThan(10);
+    const blobText = document.getElementById('blob')!.firstChild as Text;
+    expect(lens.store.occurrencesOfNode(blobText)).toHaveLength(5_000);
+    expect(lens.store.occurrencesOfNode(blobText)[4_999]!.ip).toBe(ipAt(4_999));
+    expect(lens.limited).toBe('maxMatchesPerNode');
+    expect(lens.store.countOf('1.2.3.4')).toBe(1);
+  });
+
+  it('past the page limit on addresses stops the whole-page scan and scans what is on screen only', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `<div class="row">${ipAt(i)} ${ipAt(i + 1000)}</div>`).join('');
+    const { lens } = setup(`<div id="list">${rows}</div>`, { limits: { maxOccurrences: 100 } });
+    await lens.start();
+    expect(lens.limited).toBe('maxOccurrences');
+    // The scan stopped soon after the limit instead of reading all 800 addresses.
+    expect(lens.store.occurrenceCount).toBeLessThan(400);
+  });
+
+  it('puts nodes the page adds, and rows on screen, before the rest of the initial scan', async () => {
+    const rows = Array.from({ length: 3_000 }, (_, i) => `<div class="row">${ipAt(i)}</div>`).join('');
+    document.body.innerHTML = '';
+    const slicer = countingSlicer(2);
+    const { lens, runFlushes } = setup(`<div id="list">${rows}</div>`, {
+      slicer,
+      visible: () => [document.querySelectorAll('.row')[2_500]!],
+    });
+    const list = document.getElementById('list')!;
+    let checked = false;
+    slicer.onPause = () => {
+      if (slicer.pauses === 2) {
+        // The screen's row was scanned first, far down the list.
+        expect(lens.store.countOf(ipAt(2_500))).toBe(1);
+        const fresh = document.createElement('div');
+        fresh.className = 'row';
+        fresh.textContent = '185.220.101.1';
+        list.prepend(fresh);
+      }
+      if (slicer.pauses === 4 && !checked) {
+        checked = true;
+        runFlushes();
+      }
+    };
+    let seenEarly = false;
+    const onPause = slicer.onPause;
+    slicer.onPause = () => {
+      onPause();
+      if (slicer.pauses === 6) {
+        seenEarly = lens.store.countOf('185.220.101.1') === 1 && lens.store.countOf(ipAt(2_999)) === 0;
+      }
+    };
+    const started = lens.start();
+    await new Promise((r) => setTimeout(r, 0));
+    await started;
+    expect(checked).toBe(true);
+    expect(seenEarly).toBe(true);
+    expect(lens.store.countOf(ipAt(2_999))).toBe(1);
+  });
+});
+
+describe('PageLens memory on a page that changes for ever', () => {
+  it('keeps answers and classes for IPs that left the page only up to a bound', async () => {
+    const { lens, runFlushes } = setup('<div id="live"></div>', { visible: () => [] });
+    await lens.start();
+    const live = document.getElementById('live')!;
+    // 40 rounds of 500 new addresses replacing the previous ones: 20,000 distinct IPs seen.
+    for (let round = 0; round < 40; round++) {
+      live.innerHTML = Array.from({ length: 500 }, (_, i) => `<div>${ipAt(round * 500 + i)}</div>`).join('');
+      await new Promise((r) => setTimeout(r, 0));
+      runFlushes();
+      await lens.idle();
+      // Everything on the page was asked (the fake tracker reports nothing near: ask by hand).
+      lens.askNow(Array.from({ length: 500 }, (_, i) => ipAt(round * 500 + i)));
+      await lens.idle();
+    }
+    expect(lens.store.ipCount).toBe(500);
+    expect(lens.rememberedIps).toBeLessThanOrEqual(500 + 5_000 + 500);
+  });
+});
