@@ -10,6 +10,7 @@ import type { DetailsStore } from '@/lib/ui/details-store';
 import type { IpRow } from '@/lib/ui/ip-rows';
 import type { PageStore } from '@/lib/ui/page-store';
 import { useServices } from '@/lib/ui/services-context';
+import { showBidiControls as visible } from '@/lib/visible-text';
 
 export interface PageSectionProps {
   store: PageStore;
@@ -106,7 +107,7 @@ export function PageSection(props: PageSectionProps) {
       {state.phase === 'ready' && (
         <>
           <p class="page-title" title={state.url}>
-            {state.title || state.url}
+            {visible(state.title || state.url)}
           </p>
           {state.scanning && (
             <p class="muted" role="status">
