@@ -4,6 +4,7 @@
  */
 import type { ReplyError } from '@/lib/protocol';
 import { describeError, type ErrorAction } from '@/lib/ui/shared/error-messages';
+import { showBidiControls as visible } from '@/lib/visible-text';
 
 const ACTION_LABEL: Record<Exclude<ErrorAction, 'none'>, string> = {
   'open-options': 'Open settings',
@@ -30,7 +31,7 @@ export function ErrorNotice({ error, actions = {}, context }: ErrorNoticeProps) 
       </p>
       <p>{d.message}</p>
       <p class="notice-next">{d.nextStep}</p>
-      <p class="notice-detail">Details: {d.detail}</p>
+      <p class="notice-detail">Details: {visible(d.detail)}</p>
       {handler && d.action !== 'none' && (
         <button type="button" class="btn" onClick={handler}>
           {ACTION_LABEL[d.action]}

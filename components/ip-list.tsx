@@ -23,6 +23,7 @@ import {
 import { ErrorNotice } from './error-notice';
 import { ExportBar } from './export-bar';
 import { IpText } from './ip-text';
+import { showBidiControls as visible } from '@/lib/visible-text';
 import { ReputationDetails } from './reputation-details';
 import { SeverityBadge } from './severity-badge';
 
@@ -52,7 +53,7 @@ function cellText(row: IpRow, column: Exclude<Column, 'ip' | 'severity'>, now: n
     case 'score':
       return formatScore(data?.score);
     case 'reputation':
-      return data?.reputation ?? (data?.whitelisted ? 'whitelisted' : '—');
+      return data?.reputation ? visible(data.reputation) : data?.whitelisted ? 'whitelisted' : '—';
     case 'hits':
       return formatCount(data?.totalHits);
     case 'lastAttack':

@@ -7,6 +7,7 @@ import type { IpInfo } from '@/lib/api/types';
 import { describeSkip, formatCount, formatLastAttack, formatScore } from '@/lib/format';
 import type { LookupResult } from '@/lib/lookup/types';
 import { severityOf, type SeverityThresholds } from '@/lib/severity';
+import { showBidiControls as visible } from '@/lib/visible-text';
 import { IpText } from './ip-text';
 import { SeverityBadge } from './severity-badge';
 
@@ -52,14 +53,14 @@ function FoundDetails({ result, now }: { result: Extract<LookupResult, { status:
     <>
       <dl class="rep-fields">
         <Row label="Score">{formatScore(d.score)}{d.score !== null ? ' / 100' : ''}</Row>
-        {d.threatLevel && <Row label="Threat level">{d.threatLevel}</Row>}
-        <Row label="Reputation">{d.reputation ?? (d.whitelisted ? 'whitelisted' : '—')}</Row>
+        {d.threatLevel && <Row label="Threat level">{visible(d.threatLevel)}</Row>}
+        <Row label="Reputation">{d.reputation !== null ? visible(d.reputation) : d.whitelisted ? 'whitelisted' : '—'}</Row>
         <Row label="Total hits">{formatCount(d.totalHits)}</Row>
         <Row label="Last attack">
           <span class="rep-last">{last.primary}</span>
           {last.absolute && <span class="rep-abs"> ({last.absolute})</span>}
         </Row>
-        {d.description && <Row label="Description">{d.description}</Row>}
+        {d.description && <Row label="Description">{visible(d.description)}</Row>}
       </dl>
       {d.whitelisted && (
         <div class="rep-whitelist" role="note">
@@ -67,14 +68,14 @@ function FoundDetails({ result, now }: { result: Extract<LookupResult, { status:
           {[d.whitelist?.description, d.whitelist?.note, d.whitelist?.value]
             .filter((v): v is string => !!v)
             .map((v) => (
-              <span key={v}> · {v}</span>
+              <span key={v}> · {visible(v)}</span>
             ))}
         </div>
       )}
       {infoRows.length > 0 && (
         <dl class="rep-fields rep-network" aria-label="Network details">
           {infoRows.map(([key, label]) => (
-            <Row key={key} label={label}>{info![key]}</Row>
+            <Row key={key} label={label}>{visible(String(info![key]))}</Row>
           ))}
         </dl>
       )}
@@ -102,7 +103,7 @@ export function ReputationDetails(props: ReputationDetailsProps) {
       {result.status === 'skipped' && <p class="rep-note">{describeSkip(result.reason)}</p>}
       {result.status === 'error' && (
         <p class="rep-note rep-error" role="alert">
-          {props.describeError ? props.describeError(result.error) : `Lookup failed: ${result.error.message}`}
+          {visible(props.describeError ? props.describeError(result.error) : `Lookup failed: ${result.error.message}`)}
         </p>
       )}
       {children && <div class="rep-actions">{children}</div>}

@@ -7,6 +7,7 @@ import { CheckboxField, TextField } from '@/components/fields';
 import type { AuthHeaderMode } from '@/lib/api/types';
 import { accountLines, testKeyLines, type InfoLine } from '@/lib/ui/options/account-view';
 import type { ApiForm } from '@/lib/ui/options/api-form';
+import { showBidiControls as visible } from '@/lib/visible-text';
 
 function Lines({ lines }: { lines: InfoLine[] }) {
   return (
@@ -14,7 +15,7 @@ function Lines({ lines }: { lines: InfoLine[] }) {
       {lines.map((l) => (
         <div key={l.label} class="info-line">
           <dt>{l.label}</dt>
-          <dd>{l.value}</dd>
+          <dd>{visible(l.value)}</dd>
         </div>
       ))}
     </dl>
@@ -32,7 +33,7 @@ function Outcome({ form }: { form: ApiForm }) {
     case 'verified':
       return (
         <div class="notice notice-ok" role="status">
-          <p class="notice-title">Saved. Key verified: {o.account.key.name || '(unnamed key)'}</p>
+          <p class="notice-title">Saved. Key verified: {visible(o.account.key.name || '(unnamed key)')}</p>
           <Lines lines={accountLines(o.account)} />
           <p class="muted">Checked with the free /account call: it used no quota.</p>
         </div>

@@ -10,6 +10,7 @@ import type { DetailsStore } from '@/lib/ui/popup/details-store';
 import type { PageStore } from '@/lib/ui/popup/page-store';
 import { useServices } from '@/lib/ui/shared/services-context';
 import type { IpRow } from '@/lib/ui/shared/ip-rows';
+import { showBidiControls as visible } from '@/lib/visible-text';
 
 export interface PageSectionProps {
   store: PageStore;
@@ -146,7 +147,7 @@ export function PageSection(props: PageSectionProps) {
       {state.phase === 'ready' && (
         <>
           <p class="page-title" title={state.url}>
-            {state.title || state.url}
+            {visible(state.title || state.url)}
           </p>
           {state.scanning && (
             <p class="muted" role="status">

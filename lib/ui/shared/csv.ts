@@ -7,6 +7,8 @@
  * characters, is a formula trigger gets a leading apostrophe, which shows as text and keeps the
  * rest of the value as it was. Tab and CR are triggers themselves.
  */
+import { showBidiControls } from '../../visible-text';
+
 export type CsvCell = string | number | boolean | null | undefined;
 
 /** Whitespace and invisible characters a spreadsheet may skip before the first real one. */
@@ -25,7 +27,8 @@ export function opensFormula(text: string): boolean {
 
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
-  let text = String(value);
+  // Bidi controls would reorder the cell in a spreadsheet: written as visible markers instead.
+  let text = showBidiControls(String(value));
   // A number is written as digits: never a formula (and "-3" stays a number).
   if (typeof value === 'string' && opensFormula(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -2,6 +2,7 @@
  * Export of the popup's current list as CSV or JSON: every field of every row, dates as ISO
  * 8601 (UTC). Both formats come from one flat record so they always carry the same fields.
  */
+import { escapeBidiInJson } from '../../visible-text';
 import type { IpInfo } from '../../api/types';
 import type { SeverityThresholds } from '../../severity';
 import { toCsv } from './csv';
@@ -98,7 +99,8 @@ export function rowsToJson(
   meta: { source: string; exportedAt: number },
 ): string {
   const items = rows.map((row) => toExportRecord(row, thresholds));
-  return `${JSON.stringify({ source: meta.source, exportedAt: isoOrNull(meta.exportedAt), count: items.length, items }, null, 2)}\n`;
+  // Bidi controls written as \uXXXX escapes: the same data, but visible in any editor.
+  return `${escapeBidiInJson(JSON.stringify({ source: meta.source, exportedAt: isoOrNull(meta.exportedAt), count: items.length, items }, null, 2))}\n`;
 }
 
 /** `ip-reputation-<what>-20250101-120000.csv`, in local time (the analyst's clock). */
