@@ -7,7 +7,7 @@ const CLI = path.resolve(__dirname, '../../sim/cli.ts');
 
 describe('sim CLI', () => {
   it('prints the base URL and keys, answers, and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--not-found-mode', 'clean-row'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--profile', 'docs'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
