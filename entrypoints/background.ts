@@ -8,6 +8,7 @@ import { createDisplayHandlers } from '@/lib/background/display-handlers';
 import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
+import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
 import { createRouter } from '@/lib/message-router';
 
 export default defineBackground(() => {
@@ -16,8 +17,9 @@ export default defineBackground(() => {
   const lookupHandlers = createLookupHandlers();
   const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service });
   const displayHandlers = createDisplayHandlers();
+  const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service });
   const route = createRouter(
-    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers },
+    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/') },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));

@@ -9,13 +9,15 @@
  */
 import { z } from 'zod';
 import type { ApiErrorData } from './api/errors';
-import type { AccountInfo, TestKeyResult } from './api/types';
+import type { AccountInfo, SubnetLookup, TestKeyResult } from './api/types';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
 import { MAX_REPORTED_RISKY_IPS } from './page/page-summary';
 import type { DisplaySettings } from './page/page-lens';
 import { markStyleSchema, thresholdsSchema } from './settings';
 
 const ip = z.string().min(2).max(100);
+/** A subnet check: one block's addresses at most (API_MAX_ADDRESSES in lib/ip/cidr-block.ts). */
+export const MAX_UPDATED_IPS = 256;
 const ipList = z.array(ip).min(1).max(10_000);
 /** What the content script needs of the settings; it never sees the rest (the key above all). */
 const displaySettings = z
@@ -30,6 +32,8 @@ export const messageSchemas = {
   'ui:get-status': z.object({}).strict(),
   'ui:refresh-quota': z.object({}).strict(),
   'ui:clear-cache': z.object({}).strict(),
+  /** `/checkSubnet` for one block of at most 256 addresses (the popup states its cost first). */
+  'ui:check-subnet': z.object({ cidr: z.string().min(3).max(64) }).strict(),
   /** Register (or unregister) the content script for a site; permission is asked by the UI. */
   'ui:set-site-scanning': z.object({ pattern: z.string().min(1).max(2048), enabled: z.boolean() }).strict(),
   /** Scan one tab once (activeTab). */
@@ -52,12 +56,23 @@ export const messageSchemas = {
   'tab:show-lookup': z.object({ text: z.string().max(100_000) }).strict(),
   /** Background -> every tab: the API server changed, the page's results are another server's. */
   'tab:results-stale': z.object({}).strict(),
+  /** Background -> every tab: new answers for these IPs are cached (a subnet check); pages showing them ask the cache. */
+  'tab:results-updated': z.object({ ips: z.array(ip).min(1).max(MAX_UPDATED_IPS) }).strict(),
   /** Background -> every tab: the display settings changed (options page edits apply live). */
   'tab:display-settings': displaySettings,
 } as const;
 
 export type MessageType = keyof typeof messageSchemas;
 export type MessagePayload<T extends MessageType> = z.infer<(typeof messageSchemas)[T]>;
+
+export interface SubnetReply {
+  cidr: string;
+  summary: SubnetLookup['summary'];
+  /** Found IPs only, as the API lists them. */
+  found: LookupResult[];
+  /** Units charged (one per IP found). */
+  cost: number;
+}
 
 export interface PageIp {
   ip: string;
@@ -73,6 +88,7 @@ export interface MessageReplies {
   'ui:get-status': LookupStatus;
   'ui:refresh-quota': QuotaSnapshot;
   'ui:clear-cache': { cleared: number };
+  'ui:check-subnet': SubnetReply;
   'ui:set-site-scanning': { patterns: string[] };
   'ui:scan-tab': { injected: boolean };
   'cs:lookup': LookupResult[];
@@ -83,6 +99,7 @@ export interface MessageReplies {
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean };
   'tab:show-lookup': { ok: true };
   'tab:results-stale': { ok: true };
+  'tab:results-updated': { ok: true };
   'tab:display-settings': { ok: true };
 }
 

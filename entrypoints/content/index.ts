@@ -8,6 +8,7 @@ import { browser } from 'wxt/browser';
 import { classifyIp, findIps } from '@/lib/ip';
 import { createCardController, type CardController } from '@/components/hover-card/card-controller';
 import { PageLens } from '@/lib/page/page-lens';
+import { refreshShownResults } from '@/lib/page/refresh-results';
 import { lookupDetailed, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
 import { claimInstance } from './single-instance';
 import { listenForTabMessages } from './tab-listener';
@@ -52,6 +53,7 @@ export default defineContentScript({
         getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning }),
         showLookup: (text) => card?.showForSelection(text),
         resultsStale: () => lens.resultsStale(),
+        resultsUpdated: (ips) => void refreshShownResults(ips, { countOf: (ip) => lens.store.countOf(ip), putResult: (r) => lens.putResult(r) }, sendLookup),
         displaySettings: (next) => lens.update(next),
       },
       signal,

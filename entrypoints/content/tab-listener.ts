@@ -13,6 +13,8 @@ export interface TabHandlers {
   getPageIps(): MessageReplies['tab:get-page-ips'];
   showLookup(text: string): void;
   resultsStale(): void;
+  /** Optional: a frame without a page lens has nothing to refresh. */
+  resultsUpdated?(ips: string[]): void;
   displaySettings(settings: DisplaySettings): void;
 }
 
@@ -26,6 +28,7 @@ export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal)
     try {
       if (message.type === 'tab:get-page-ips') return Promise.resolve({ ok: true, value: handlers.getPageIps() });
       if (message.type === 'tab:results-stale') handlers.resultsStale();
+      else if (message.type === 'tab:results-updated') handlers.resultsUpdated?.(message.payload.ips);
       else if (message.type === 'tab:display-settings') handlers.displaySettings(message.payload);
       else handlers.showLookup(message.payload.text);
       return Promise.resolve({ ok: true, value: { ok: true } });

@@ -7,7 +7,7 @@
 import { ApiError } from '../api/errors';
 import type { BulkLookup, SingleLookup } from '../api/types';
 
-export type Endpoint = 'checkIP' | 'bulk' | 'account' | 'test-key';
+export type Endpoint = 'checkIP' | 'bulk' | 'subnet' | 'account' | 'test-key';
 
 export function costOfBulk(result: BulkLookup): number {
   return result.items.filter((item) => item.status === 'found').length;

@@ -2,13 +2,14 @@
  * Checks the `tab:*` messages the content script answers, by hand: the same rules as their zod
  * schemas in lib/messaging.ts (a unit test compares both), without shipping zod to every page.
  */
-import type { MessagePayload, MessageReplies, Reply } from '../messaging';
+import { MAX_UPDATED_IPS, type MessagePayload, type MessageReplies, type Reply } from '../messaging';
 import { parseDisplaySettings } from './display-settings';
 
 export type TabMessage =
   | { type: 'tab:get-page-ips'; payload: MessagePayload<'tab:get-page-ips'> }
   | { type: 'tab:show-lookup'; payload: MessagePayload<'tab:show-lookup'> }
   | { type: 'tab:results-stale'; payload: MessagePayload<'tab:results-stale'> }
+  | { type: 'tab:results-updated'; payload: MessagePayload<'tab:results-updated'> }
   | { type: 'tab:display-settings'; payload: MessagePayload<'tab:display-settings'> };
 
 export type TabMessageType = TabMessage['type'];
@@ -40,6 +41,17 @@ export function parseTabMessage(raw: unknown): { ok: true; message: TabMessage }
         return { ok: false, reason: 'Invalid tab:show-lookup message: text.' };
       }
       return { ok: true, message: { type: 'tab:show-lookup', payload: { text: payload.text } } };
+    }
+    case 'tab:results-updated': {
+      const ips = payload.ips;
+      const valid =
+        Object.keys(payload).every((k) => k === 'ips') &&
+        Array.isArray(ips) &&
+        ips.length >= 1 &&
+        ips.length <= MAX_UPDATED_IPS &&
+        ips.every((ip) => typeof ip === 'string' && ip.length >= 2 && ip.length <= 100);
+      if (!valid) return { ok: false, reason: 'Invalid tab:results-updated message: ips.' };
+      return { ok: true, message: { type: 'tab:results-updated', payload: { ips: [...(ips as string[])] } } };
     }
     case 'tab:display-settings': {
       const settings = parseDisplaySettings(payload);
