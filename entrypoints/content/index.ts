@@ -7,6 +7,8 @@
 import { browser } from 'wxt/browser';
 import { classifyIp, findIps } from '@/lib/ip';
 import { createCardController, type CardController } from '@/components/hover-card/card-controller';
+import { BlockMarks, blockAwareFindIps } from '@/lib/page/block-marks';
+import { staticRangeFactory } from '@/lib/page/occurrence-store';
 import { PageLens } from '@/lib/page/page-lens';
 import { refreshShownResults } from '@/lib/page/refresh-results';
 import { lookupDetailed, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
@@ -39,9 +41,17 @@ export default defineContentScript({
     const settings = await readDisplaySettings();
     if (signal.aborted) return;
     let card: CardController | null = null;
+    const blocks = new BlockMarks({
+      registry: CSS.highlights,
+      createHighlight: () => new Highlight(),
+      createSheet: () => new CSSStyleSheet(),
+      styleRoot: document,
+      makeRange: staticRangeFactory,
+    });
     const lens = new PageLens({
       ...settings,
-      findIps,
+      findIps: blockAwareFindIps(findIps),
+      onText: (node, data) => blocks.scanText(node, data),
       classifyIp,
       lookup: sendLookup,
       onSummary: sendSummary,
@@ -58,7 +68,10 @@ export default defineContentScript({
       },
       signal,
     );
-    signal.addEventListener('abort', () => lens.dispose());
+    signal.addEventListener('abort', () => {
+      lens.dispose();
+      blocks.dispose();
+    });
     await lens.start();
   },
 });

@@ -33,6 +33,8 @@ export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
   win?: Window & typeof globalThis;
   findIps: (text: string) => IpMatch[];
+  /** Sees each text node the scanner reads (the CIDR block marks). */
+  onText?: (node: Text, data: string) => void;
   classifyIp: (ip: string) => IpClass;
   lookup: LookupSender;
   /** The distinct high and critical IPs (sorted, bounded), sent when they change (throttled). */
@@ -88,6 +90,7 @@ export class PageLens {
     });
     this.scanner = new Scanner({
       findIps: deps.findIps,
+      ...(deps.onText ? { onText: deps.onText } : {}),
       store: this.store,
       slicer: deps.slicer ?? createTimeSlicer(),
       skip: this.skip,

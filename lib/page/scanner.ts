@@ -11,6 +11,8 @@ import type { TimeSlicer } from './time-slicer';
 
 export interface ScannerDeps {
   findIps: (text: string) => IpMatch[];
+  /** Also sees each text node read (the CIDR block marks, lib/page/block-marks.ts). */
+  onText?: (node: Text, data: string) => void;
   store: OccurrenceStore;
   slicer: TimeSlicer;
   skip?: SkipOptions;
@@ -77,6 +79,7 @@ export class Scanner {
       // No dot and no colon: no IPv4 and no IPv6. Skips most text without calling the matcher.
       const maybe = data.length >= MIN_LENGTH && (data.includes('.') || data.includes(':'));
       const matches = maybe ? this.deps.findIps(data) : NO_MATCHES;
+      if (maybe) this.deps.onText?.(node, data);
       if (matches.length > 0 || this.deps.store.occurrencesOfNode(node).length > 0) {
         this.deps.store.setMatches(node, matches, this.change);
       }
