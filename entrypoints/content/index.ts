@@ -7,7 +7,7 @@
 import { browser } from 'wxt/browser';
 import { classifyIp, findIps } from '@/lib/ip';
 import { createCardController, type CardController } from '@/components/hover-card/card-controller';
-import { BlockMarks, blockAwareFindIps } from '@/lib/page/block-marks';
+import { BlockMarks } from '@/lib/page/block-marks';
 import { staticRangeFactory } from '@/lib/page/occurrence-store';
 import { PageLens } from '@/lib/page/page-lens';
 import { refreshShownResults } from '@/lib/page/refresh-results';
@@ -50,7 +50,7 @@ export default defineContentScript({
     });
     const lens = new PageLens({
       ...settings,
-      findIps: blockAwareFindIps(findIps),
+      findIps: blocks.blockAwareFindIps(findIps),
       onText: (node, data) => blocks.scanText(node, data),
       classifyIp,
       lookup: sendLookup,

@@ -13,6 +13,7 @@ import { colonStartingAt, dotStartingAt, isGlueAt } from './boundaries';
 import { blockOf, type CidrBlock } from './cidr-block';
 import { forEachIp } from './find-ips';
 import { normalizeIp } from './normalize';
+import type { IpMatch } from './types';
 
 export interface CidrMatch extends CidrBlock {
   /** Offsets of the whole block text, suffix included (end exclusive). */
@@ -46,21 +47,30 @@ function isGluedAfter(text: string, end: number): boolean {
   return colon > 0 && isDigit(text.charCodeAt(end + colon));
 }
 
+/**
+ * The block whose address is `ip` (a findIps match in `text`), or null when no block suffix
+ * follows it. Lets a caller that already has the addresses find the blocks without a second scan.
+ */
+export function cidrAfter(text: string, ip: IpMatch): CidrMatch | null {
+  if (text.charCodeAt(ip.end) !== SLASH) return null;
+  const digits = prefixDigits(text, ip.end + 1);
+  if (digits === 0) return null;
+  const end = ip.end + 1 + digits;
+  if (isGluedAfter(text, end)) return null;
+  const prefix = Number(text.slice(ip.end + 1, end));
+  if (prefix >= (ip.version === 4 ? 32 : 128)) return null;
+  const block = blockOf(ip.ip, prefix);
+  if (!block || block.hostBits) return null;
+  return { cidr: block.cidr, network: block.network, prefix, version: block.version, start: ip.start, end };
+}
+
 /** Calls `onMatch` for each block in order; matches never overlap. */
 export function forEachCidr(text: string, onMatch: (match: CidrMatch) => void): void {
   // Most text has no slash at all: no block, and no need to look for addresses.
   if (!text.includes('/')) return;
   forEachIp(text, (ip) => {
-    if (text.charCodeAt(ip.end) !== SLASH) return;
-    const digits = prefixDigits(text, ip.end + 1);
-    if (digits === 0) return;
-    const end = ip.end + 1 + digits;
-    if (isGluedAfter(text, end)) return;
-    const prefix = Number(text.slice(ip.end + 1, end));
-    if (prefix >= (ip.version === 4 ? 32 : 128)) return;
-    const block = blockOf(ip.ip, prefix);
-    if (!block || block.hostBits) return;
-    onMatch({ cidr: block.cidr, network: block.network, prefix, version: block.version, start: ip.start, end });
+    const block = cidrAfter(text, ip);
+    if (block) onMatch(block);
   });
 }
 

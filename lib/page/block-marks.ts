@@ -5,7 +5,7 @@
  * (blockAwareFindIps). The scanner hands over each text node it reads; only text with a slash
  * is searched, so pages without blocks pay one `includes` per node.
  */
-import { findCidrs, type CidrMatch } from '../ip/find-cidrs';
+import { cidrAfter, findCidrs, type CidrMatch } from '../ip/find-cidrs';
 import type { IpMatch } from '../ip/types';
 
 export const BLOCK_HIGHLIGHT = 'ip-rep-block';
@@ -27,6 +27,9 @@ export class BlockMarks {
   private readonly highlight: Highlight;
   private sheet: CSSStyleSheet | null = null;
   private scans = 0;
+  /** The blocks findIps saw in the text it was last given (the scanner calls scanText next). */
+  private lastText: string | null = null;
+  private lastBlocks: CidrMatch[] = [];
 
   constructor(private readonly env: BlockMarksEnv) {
     this.highlight = env.createHighlight();
@@ -37,7 +40,7 @@ export class BlockMarks {
     // Nodes that left the page are dropped now and then, not on every mutation.
     if (++this.scans % 500 === 0) this.sweep();
     const old = this.byNode.get(node);
-    const blocks = data.includes('/') ? findCidrs(data) : [];
+    const blocks = data === this.lastText ? this.lastBlocks : data.includes('/') ? findCidrs(data) : [];
     if (old) {
       for (const range of old.ranges) this.highlight.delete(range);
       this.byNode.delete(node);
@@ -47,6 +50,27 @@ export class BlockMarks {
     for (const range of ranges) this.highlight.add(range);
     this.byNode.set(node, { ranges, blocks });
     this.install();
+  }
+
+  /**
+   * findIps without the network addresses of blocks: `185.220.101.0` in `185.220.101.0/24` is
+   * the block's name, not a host to look up. Hosts with a prefix (`203.0.113.7/24`) stay IPs.
+   * The blocks come from the same matches (one scan of the text), kept for scanText.
+   */
+  blockAwareFindIps(findIps: (text: string) => IpMatch[]): (text: string) => IpMatch[] {
+    return (text) => {
+      const ips = findIps(text);
+      let blocks: CidrMatch[] | null = null;
+      for (const m of ips) {
+        const block = cidrAfter(text, m);
+        if (block) (blocks ??= []).push(block);
+      }
+      this.lastText = text;
+      this.lastBlocks = blocks ?? [];
+      if (!blocks) return ips;
+      const names = new Set(blocks.map((b) => b.start));
+      return ips.filter((m) => !names.has(m.start));
+    };
   }
 
   /** Forgets text nodes that left the page. */
@@ -88,18 +112,4 @@ export class BlockMarks {
     const root = this.env.styleRoot;
     if (!root.adoptedStyleSheets.includes(this.sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.sheet];
   }
-}
-
-/**
- * findIps without the network addresses of blocks: `185.220.101.0` in `185.220.101.0/24` is
- * the block's name, not a host to look up. Hosts with a prefix (`203.0.113.7/24`) stay IPs.
- */
-export function blockAwareFindIps(findIps: (text: string) => IpMatch[]): (text: string) => IpMatch[] {
-  return (text) => {
-    const ips = findIps(text);
-    if (!ips.length || !text.includes('/')) return ips;
-    const blocks = findCidrs(text);
-    if (!blocks.length) return ips;
-    return ips.filter((m) => !blocks.some((b) => m.start >= b.start && m.start < b.end));
-  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_HIGHLIGHT, BlockMarks, blockAwareFindIps } from '../../../lib/page/block-marks';
+import { BLOCK_HIGHLIGHT, BlockMarks } from '../../../lib/page/block-marks';
 import { findIps } from '../../../lib/ip';
 
 function fakeEnv() {
@@ -51,8 +51,14 @@ describe('BlockMarks', () => {
 
 describe('blockAwareFindIps', () => {
   it('drops a block network address, keeps hosts with a prefix and plain IPs', () => {
-    const find = blockAwareFindIps(findIps);
-    expect(find('block 185.220.101.0/24 host 185.220.101.1 inet 203.0.113.7/24').map((m) => m.ip)).toEqual(['185.220.101.1', '203.0.113.7']);
+    const { env } = fakeEnv();
+    const marks = new BlockMarks(env);
+    const find = marks.blockAwareFindIps(findIps);
+    const data = 'block 185.220.101.0/24 host 185.220.101.1 inet 203.0.113.7/24';
+    expect(find(data).map((m) => m.ip)).toEqual(['185.220.101.1', '203.0.113.7']);
+    // The scanner hands the same text over next: its blocks come from that one scan.
+    marks.scanText(text(data), data);
+    expect([...marks.blocks().keys()]).toEqual(['185.220.101.0/24']);
     expect(find('2001:db8::/120 and 2001:db8::5').map((m) => m.ip)).toEqual(['2001:db8::5']);
   });
 });
