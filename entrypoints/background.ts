@@ -9,6 +9,7 @@ import { FrameAsks } from '@/lib/background/frame-asks';
 import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
+import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
 import { createRouter } from '@/lib/message-router';
 import { parseEnvelope } from '@/lib/messaging';
 
@@ -20,8 +21,9 @@ export default defineBackground(() => {
   const lookupHandlers = createLookupHandlers({}, { frameAsks });
   const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks });
   const displayHandlers = createDisplayHandlers();
+  const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service });
   const route = createRouter(
-    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers },
+    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));

@@ -9,12 +9,13 @@
  * background's; the content script checks its tab:* messages by hand (lib/page/tab-messages.ts).
  */
 import { z } from './zod';
-import type { AccountInfo, TestKeyResult } from './api/types';
+import type { AccountInfo, SubnetLookup, TestKeyResult } from './api/types';
 import type { PageCapUsage } from './lookup/page-cap';
 import type { LookupResult, LookupStatus, QuotaSnapshot } from './lookup/types';
 import {
   MAX_REPORTED_RISKY_IPS,
   MAX_SHOW_LOOKUP_TEXT,
+  MAX_UPDATED_IPS,
   type DisplaySettings,
   type PageIp,
   type ProtocolError,
@@ -36,6 +37,8 @@ export const messageSchemas = {
   'ui:get-status': z.object({}).strict(),
   'ui:refresh-quota': z.object({}).strict(),
   'ui:clear-cache': z.object({}).strict(),
+  /** `/checkSubnet` for one block of at most 256 addresses (the popup states its cost first). */
+  'ui:check-subnet': z.object({ cidr: z.string().min(3).max(64) }).strict(),
   /** Register (or unregister) the content script for a site; permission is asked by the UI. */
   'ui:set-site-scanning': z.object({ pattern: z.string().min(1).max(2048), enabled: z.boolean() }).strict(),
   /** Scan one tab once (activeTab). */
@@ -66,12 +69,23 @@ export const messageSchemas = {
   'tab:results-stale': z.object({}).strict(),
   /** Background -> every tab: lookups were failing and the server answers again: re-ask the failed IPs. */
   'tab:lookups-recovered': z.object({}).strict(),
+  /** Background -> every tab: new answers for these IPs are cached (a subnet check); pages showing them ask the cache. */
+  'tab:results-updated': z.object({ ips: z.array(ip).min(1).max(MAX_UPDATED_IPS) }).strict(),
   /** Background -> every tab: the display settings changed (options page edits apply live). */
   'tab:display-settings': displaySettings,
 } as const;
 
 export type MessageType = keyof typeof messageSchemas;
 export type MessagePayload<T extends MessageType> = z.infer<(typeof messageSchemas)[T]>;
+
+export interface SubnetReply {
+  cidr: string;
+  summary: SubnetLookup['summary'];
+  /** Found IPs only, as the API lists them. */
+  found: LookupResult[];
+  /** Units charged (one per IP found). */
+  cost: number;
+}
 
 export interface MessageReplies {
   'ui:lookup': LookupResult[];
@@ -80,6 +94,7 @@ export interface MessageReplies {
   'ui:get-status': LookupStatus;
   'ui:refresh-quota': QuotaSnapshot;
   'ui:clear-cache': { cleared: number };
+  'ui:check-subnet': SubnetReply;
   'ui:set-site-scanning': { patterns: string[] };
   'ui:scan-tab': { injected: boolean };
   'ui:get-page-cap': PageCapUsage;
@@ -95,6 +110,7 @@ export interface MessageReplies {
   'tab:show-lookup': { ok: true };
   'tab:results-stale': { ok: true };
   'tab:lookups-recovered': { ok: true };
+  'tab:results-updated': { ok: true };
   'tab:display-settings': { ok: true };
 }
 

@@ -54,3 +54,6 @@ export const MAX_REPORTED_RISKY_IPS = 1_000;
 
 /** Longest selection text `tab:show-lookup` carries. */
 export const MAX_SHOW_LOOKUP_TEXT = 100_000;
+
+/** A subnet check: one block's addresses at most (API_MAX_ADDRESSES in lib/ip/cidr-block.ts). */
+export const MAX_UPDATED_IPS = 256;

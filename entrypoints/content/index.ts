@@ -10,6 +10,9 @@ import type { CardController } from '@/components/hover-card/card-controller';
 import { createLazyCard } from '@/components/hover-card/lazy-card';
 import { PageLens } from '@/lib/page/page-lens';
 import { loadCard, lookupDetailed, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
+import { BlockMarks } from '@/lib/page/block-marks';
+import { staticRangeFactory } from '@/lib/page/occurrence-store';
+import { refreshShownResults } from '@/lib/page/refresh-results';
 import { claimInstance } from './single-instance';
 import { listenForTabMessages } from './tab-listener';
 // Built to content-scripts/content.css and registered with the script (see marks.css).
@@ -39,9 +42,17 @@ export default defineContentScript({
     const settings = await readDisplaySettings();
     if (signal.aborted) return;
     let card: CardController | null = null;
+    const blocks = new BlockMarks({
+      registry: CSS.highlights,
+      createHighlight: () => new Highlight(),
+      createSheet: () => new CSSStyleSheet(),
+      styleRoot: document,
+      makeRange: staticRangeFactory,
+    });
     const lens = new PageLens({
       ...settings,
-      findIps,
+      findIps: blocks.blockAwareFindIps(findIps),
+      onText: (node, data) => blocks.scanText(node, data),
       classifyIp,
       lookup: sendLookup,
       onSummary: sendSummary,
@@ -55,11 +66,15 @@ export default defineContentScript({
         showLookup: (text) => card?.showForSelection(text),
         resultsStale: () => lens.resultsStale(),
         lookupsRecovered: () => lens.retryFailed(),
+        resultsUpdated: (ips) => void refreshShownResults(ips, { countOf: (ip) => lens.store.countOf(ip), putResult: (r) => lens.putResult(r) }, sendLookup),
         displaySettings: (next) => lens.update(next),
       },
       signal,
     );
-    signal.addEventListener('abort', () => lens.dispose());
+    signal.addEventListener('abort', () => {
+      lens.dispose();
+      blocks.dispose();
+    });
     await lens.start();
   },
 });

@@ -17,6 +17,8 @@ export interface TabHandlers {
   resultsStale(): void;
   /** Lookups work again: ask the IPs that failed once more. */
   lookupsRecovered(): void;
+  /** Optional: a frame without a page lens has nothing to refresh. */
+  resultsUpdated?(ips: string[]): void;
   displaySettings(settings: DisplaySettings): void;
 }
 
@@ -35,6 +37,10 @@ export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal)
       },
       'tab:lookups-recovered': () => {
         handlers.lookupsRecovered();
+        return done;
+      },
+      'tab:results-updated': ({ ips }) => {
+        handlers.resultsUpdated?.(ips);
         return done;
       },
       'tab:display-settings': (settings) => {

@@ -14,6 +14,9 @@ import type { SeverityThresholds } from '@/lib/severity';
 import type { DetailsStore } from '@/lib/ui/popup/details-store';
 import { describeError } from '@/lib/ui/shared/error-messages';
 import type { LookupStore, TextSummary } from '@/lib/ui/popup/lookup-store';
+import type { QuotaSnapshot } from '@/lib/lookup/types';
+import type { SubnetStore } from '@/lib/ui/popup/subnet-store';
+import { SubnetPanel } from './subnet-panel';
 
 export interface LookupSectionProps {
   store: LookupStore;
@@ -23,6 +26,9 @@ export interface LookupSectionProps {
   now: number;
   onOpenOptions: () => void;
   onRefreshQuota: () => void;
+  /** A CIDR typed here becomes a subnet check offer (optional: tests of the IP box omit it). */
+  subnet?: SubnetStore;
+  quota?: QuotaSnapshot | undefined;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -73,6 +79,12 @@ export function LookupSection(props: LookupSectionProps) {
   const state = store.state.value;
 
   function submit(text = input.current?.value ?? '') {
+    // A block is offered with its cost, never looked up as an IP on Enter.
+    if (props.subnet?.offerFor(text)) {
+      store.clear();
+      return;
+    }
+    props.subnet?.clear();
     void store.submit(text, { sendPrivate: props.sendPrivate });
   }
 
@@ -109,7 +121,8 @@ export function LookupSection(props: LookupSectionProps) {
           }}
         />
         <p id="lookup-help" class="help">
-          One IP shows every detail (1 request). Pasted text: every IP in it is looked up at once. Enter looks up,
+          One IP shows every detail (1 request). Pasted text: every IP in it is looked up at once. A block such as
+          203.0.113.0/24 is offered as a subnet check, with its cost. Enter looks up,
           Shift+Enter adds a line.
         </p>
         {state.phase === 'invalid' && (
@@ -121,13 +134,14 @@ export function LookupSection(props: LookupSectionProps) {
           <button type="submit" class="btn btn-primary" disabled={state.phase === 'loading'}>
             Look up
           </button>
-          {state.phase !== 'idle' && (
+          {(state.phase !== 'idle' || props.subnet?.state.value.phase !== 'idle') && (
             <button
               type="button"
               class="btn"
               onClick={() => {
                 if (input.current) input.current.value = '';
                 store.clear();
+                props.subnet?.clear();
                 input.current?.focus();
               }}
             >
@@ -136,6 +150,17 @@ export function LookupSection(props: LookupSectionProps) {
           )}
         </div>
       </form>
+      {props.subnet && (
+        <SubnetPanel
+          store={props.subnet}
+          details={props.details}
+          thresholds={thresholds}
+          quota={props.quota}
+          now={now}
+          onOpenOptions={props.onOpenOptions}
+          onRefreshQuota={props.onRefreshQuota}
+        />
+      )}
       <div class="lookup-result" aria-live="polite">
         {state.phase === 'loading' && <p role="status">Looking up {state.what}…</p>}
         {state.phase === 'single' && singleError(state.result) && (

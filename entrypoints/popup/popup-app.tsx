@@ -69,6 +69,8 @@ export function PopupApp(props: { stores?: PopupStores }) {
         now={now}
         onOpenOptions={openOptions}
         onRefreshQuota={() => void status.refreshQuota()}
+        subnet={stores.subnet}
+        quota={quota}
       />
       <PageSection
         store={page}

@@ -17,6 +17,8 @@
  */
 import { ApiError, type ApiErrorData } from '../api/errors';
 import type { AccountInfo, ApiClient, TestKeyResult } from '../api/types';
+import { classifyIp, toLookupForm } from '../ip';
+import type { CidrBlock } from '../ip/cidr-block';
 import type { LookupPolicy } from '../settings';
 import { admit, type AdmissionRules } from './admission';
 import { Batcher, type QueuedIp } from './batcher';
@@ -36,6 +38,7 @@ import { QuotaRefresher } from './quota-refresher';
 import { RecoveryWatch } from './recovery-watch';
 import { bookLostCall, isLostAnswer } from './lost-answer';
 import { sendBulk } from './send-bulk';
+import { lookupSubnet, type SubnetAnswer } from './subnet-lookup';
 import { asApiError, failed, NO_KEY_ERROR, skipped } from './results';
 import type { LookupPriority, LookupResult, LookupStatus, QuotaSnapshot } from './types';
 
@@ -279,6 +282,22 @@ export class LookupService {
     } finally {
       markQueued();
     }
+  }
+
+  /**
+   * `/checkSubnet` for one block: a manual lookup (the analyst saw its worst-case cost), under
+   * the same rules as any other, private and reserved blocks included. Throws ApiError.
+   */
+  async checkSubnet(block: CidrBlock): Promise<SubnetAnswer> {
+    await this.ready();
+    const kind = classifyIp(block.network);
+    if (kind !== 'public' && !this.policy.sendPrivate) {
+      throw new ApiError({
+        kind: 'bad-request',
+        message: `${block.cidr} is a ${kind} range, which is never sent to the API unless "Send private IPs" is on.`,
+      });
+    }
+    return lookupSubnet(this.calls, block);
   }
 
   async status(): Promise<LookupStatus> {

@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors';
 import type { BulkLookup, SingleLookup } from '../api/types';
 import { isZeroHitClean } from '../api/zero-hit';
 
-export type Endpoint = 'checkIP' | 'bulk' | 'account' | 'test-key';
+export type Endpoint = 'checkIP' | 'bulk' | 'subnet' | 'account' | 'test-key';
 
 /**
  * Bulk: 1 per IP found. A zero-hit clean row (the documentation's answer for an IP with no

@@ -29,6 +29,8 @@ export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
   win?: Window & typeof globalThis;
   findIps: (text: string) => IpMatch[];
+  /** Sees each text node the scanner reads (the CIDR block marks). */
+  onText?: (node: Text, data: string) => void;
   classifyIp: (ip: string) => IpClass;
   lookup: LookupSender;
   /** The distinct high and critical IPs (sorted, bounded), sent when they change (throttled). */
@@ -102,6 +104,7 @@ export class PageLens {
     this.scanner = new Scanner({
       // Re-rendered text (a live tail, a recycled grid row) costs no new finding work.
       findIps: cachedFinder(deps.findIps),
+      ...(deps.onText ? { onText: deps.onText } : {}),
       store: this.store,
       slicer: deps.slicer ?? createTimeSlicer(),
       skip: this.skip,

@@ -25,6 +25,8 @@ export type ScanPriority = 'urgent' | 'background';
 
 export interface ScannerDeps {
   findIps: (text: string) => IpMatch[];
+  /** Also sees each text node read (the CIDR block marks, lib/page/block-marks.ts). */
+  onText?: (node: Text, data: string) => void;
   store: OccurrenceStore;
   slicer: TimeSlicer;
   skip?: SkipOptions;
@@ -126,6 +128,8 @@ export class Scanner {
       }
       const matches = data.length > LARGE_TEXT ? this.readLarge(node, data) : this.capped(this.deps.findIps(data));
       if (!matches) return false;
+      // CIDR blocks are read from the same text; a huge node is left to the IP limits.
+      if (data.length <= LARGE_TEXT) this.deps.onText?.(node, data);
       if (matches.length > 0 || this.deps.store.occurrencesOfNode(node).length > 0) {
         this.deps.store.setMatches(node, matches, this.change);
       }

@@ -4,7 +4,7 @@
  * It is the content script's parser for lib/message-router.ts.
  */
 import type { MessagePayload, ParsedMessage } from '../messaging';
-import { MAX_SHOW_LOOKUP_TEXT } from '../protocol';
+import { MAX_SHOW_LOOKUP_TEXT, MAX_UPDATED_IPS } from '../protocol';
 import { parseDisplaySettings } from './display-settings';
 
 export type TabMessage =
@@ -12,6 +12,7 @@ export type TabMessage =
   | { type: 'tab:show-lookup'; payload: MessagePayload<'tab:show-lookup'> }
   | { type: 'tab:results-stale'; payload: MessagePayload<'tab:results-stale'> }
   | { type: 'tab:lookups-recovered'; payload: MessagePayload<'tab:lookups-recovered'> }
+  | { type: 'tab:results-updated'; payload: MessagePayload<'tab:results-updated'> }
   | { type: 'tab:display-settings'; payload: MessagePayload<'tab:display-settings'> };
 
 export type TabMessageType = TabMessage['type'];
@@ -50,6 +51,17 @@ export function parseTabMessage(raw: unknown): ParsedMessage | null {
         return invalid('Invalid tab:show-lookup message: text.');
       }
       return valid({ type: 'tab:show-lookup', payload: { text: payload.text } });
+    }
+    case 'tab:results-updated': {
+      const ips = payload.ips;
+      const wellFormed =
+        Object.keys(payload).every((k) => k === 'ips') &&
+        Array.isArray(ips) &&
+        ips.length >= 1 &&
+        ips.length <= MAX_UPDATED_IPS &&
+        ips.every((ip) => typeof ip === 'string' && ip.length >= 2 && ip.length <= 100);
+      if (!wellFormed) return invalid('Invalid tab:results-updated message: ips.');
+      return valid({ type: 'tab:results-updated', payload: { ips: [...(ips as string[])] } });
     }
     case 'tab:display-settings': {
       const settings = parseDisplaySettings(payload);

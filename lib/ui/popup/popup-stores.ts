@@ -11,6 +11,7 @@ import { createPageStore } from './page-store';
 import type { UiServices } from '../shared/services';
 import type { StatusMemo } from '../shared/status-memo';
 import { createStatusStore } from '../shared/status-store';
+import { createSubnetStore } from './subnet-store';
 
 /** While the popup is open, results for the page keep arriving: re-read them this often. */
 export const REFRESH_MS = 1500;
@@ -58,6 +59,7 @@ export function createPopupStores(services: UiServices, memo?: StatusMemo) {
     status,
     page,
     lookup: createLookupStore(services),
+    subnet: createSubnetStore(services),
     details: createDetailsStore(services),
     start,
   };

@@ -27,6 +27,13 @@ const cases: unknown[] = [
   { type: 'tab:display-settings', payload: { thresholds: { critical: 80, high: 50, medium: 25, low: 0 }, markStyle: 'underline', sendPrivate: false, apiKey: 'k' } },
   { type: 'tab:display-settings', payload: {} },
   { type: 'tab:display-settings' },
+  { type: 'tab:results-updated', payload: { ips: ['185.220.101.1', '2a0b:4140:ddd::1'] } },
+  { type: 'tab:results-updated', payload: { ips: [] } },
+  { type: 'tab:results-updated', payload: { ips: ['1'] } },
+  { type: 'tab:results-updated', payload: { ips: [42] } },
+  { type: 'tab:results-updated', payload: { ips: Array.from({ length: 257 }, (_, i) => `10.0.${i >> 8}.${i & 255}`) } },
+  { type: 'tab:results-updated', payload: { ips: ['1.2.3.4'], results: [] } },
+  { type: 'tab:results-updated', payload: {} },
   { type: 'tab:nope', payload: {} },
 ];
 
