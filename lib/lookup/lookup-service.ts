@@ -17,7 +17,7 @@
  */
 import { ApiError, type ApiErrorData } from '../api/errors';
 import type { AccountInfo, ApiClient, TestKeyResult } from '../api/types';
-import { classifyIp, toLookupForm } from '../ip';
+import { classifyIp } from '../ip';
 import type { CidrBlock } from '../ip/cidr-block';
 import type { LookupPolicy } from '../settings';
 import { admit, type AdmissionRules } from './admission';
