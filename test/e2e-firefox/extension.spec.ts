@@ -83,7 +83,7 @@ test('page: marks in the document, shadow roots, a frame and later rows; the bad
   const page = await marksEverywhere(driver, sim);
   // Distinct high and critical IPs of the tab, frames included: 185.220.101.1, 23.129.64.130,
   // and the row added later.
-  await expect.poll(() => badgeOf(driver, page.url)).toBe('3');
+  await expect.poll(() => badgeOf(driver, page.url)).toBe('4');
   await hoverCardWithDetails(page, sim);
   await page.close();
 });

@@ -35,7 +35,7 @@ test('site registration, marks everywhere, the badge, the hover card; the worker
   await configure(context, extensionId, env.sim, DEMO_KEY);
   await registerSite(driver, framesShadowUrl(env.sim));
   const page = await marksEverywhere(driver, env.sim);
-  await expect.poll(() => badgeOf(driver, page.url)).toBe('3');
+  await expect.poll(() => badgeOf(driver, page.url)).toBe('4');
   await hoverCardWithDetails(page, env.sim);
   await page.close();
   await suspendAndWake(driver, env.sim);
