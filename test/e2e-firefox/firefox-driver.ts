@@ -70,6 +70,17 @@ class FirefoxTab implements Tab {
     await handle.dispose();
   }
 
+  async check(label: string): Promise<void> {
+    const handle = await this.page.evaluateHandle((wanted) => {
+      const l = [...document.querySelectorAll('label')].find((x) => x.textContent?.replace(/\s+/g, ' ').trim() === wanted);
+      return (l?.control ?? null) as HTMLInputElement | null;
+    }, label);
+    const box = handle.asElement() as ElementHandle<HTMLInputElement> | null;
+    if (!box) throw new Error(`no checkbox labelled "${label}"`);
+    if (!(await box.evaluate((el) => el.checked))) await box.click();
+    await handle.dispose();
+  }
+
   async clickButton(name: string): Promise<void> {
     const handle = await this.page.evaluateHandle((wanted) => {
       const named = (b: Element) => (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' ').trim();

@@ -39,6 +39,10 @@ class ChromiumTab implements Tab {
     return this.page.getByRole('button', { name, exact: true }).click();
   }
 
+  check(label: string): Promise<void> {
+    return this.page.getByLabel(label, { exact: true }).check();
+  }
+
   async waitForText(text: string | RegExp, timeoutMs = 15_000): Promise<void> {
     const matches = (body: string) => (typeof text === 'string' ? body.replace(/\s+/g, ' ').includes(text) : text.test(body));
     await waitUntil(() => this.page.evaluate(() => document.body?.innerText ?? ''), matches, `"${String(text)}" in ${this.url}`, timeoutMs);

@@ -92,7 +92,14 @@ export function createBrowserServices(search = location.search): UiServices {
     permissions: {
       contains: (origins) => browser.permissions.contains({ origins }),
       request: (origins) => browser.permissions.request({ origins }),
-      remove: (origins) => browser.permissions.remove({ origins }),
+      // Never give back what the extension ships with (the default API, the e2e build's
+      // loopback): Chrome refuses anyway, but Firefox revokes it, and a later change of API
+      // address would then strand the extension without access to its own default server.
+      remove: (origins) => {
+        const required = new Set(browser.runtime.getManifest().host_permissions ?? []);
+        const removable = origins.filter((origin) => !required.has(origin));
+        return removable.length ? browser.permissions.remove({ origins: removable }) : Promise.resolve(false);
+      },
     },
     currentTab: () => currentTab(search),
     openOptions: () => browser.runtime.openOptionsPage(),

@@ -18,6 +18,8 @@ export interface Tab extends Evaluator {
   fill(label: string, value: string): Promise<void>;
   /** Clicks (a real pointer click) the button whose accessible name is exactly `name`. */
   clickButton(name: string): Promise<void>;
+  /** Ticks the checkbox labelled exactly `label` (a real click when it is not ticked yet). */
+  check(label: string): Promise<void>;
   /** Waits until the page's visible text contains `text`; the error shows what the page said. */
   waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** The frame whose URL contains `urlPart`. */

@@ -5,6 +5,7 @@
  */
 import { expect } from '@playwright/test';
 import type { Simulator } from '../../sim/server';
+import { sendsKeyInClear } from '../../../lib/ui/options/clear-text-url';
 import { waitUntil, type Evaluator, type ExtensionDriver, type Tab } from './driver';
 
 /** Simulator dataset fixtures (test/sim/dataset.ts), fixed whatever the seed. */
@@ -35,6 +36,8 @@ export async function saveApiSettings(
   const options = await driver.openExtensionPage('options.html');
   await options.fill('API base URL', values.baseUrl);
   await options.fill('API key', values.apiKey);
+  // A remote http:// server gets the key in clear: Options asks for explicit consent first.
+  if (sendsKeyInClear(values.baseUrl)) await options.check('I understand the key travels unencrypted');
   await options.clickButton('Save');
   await whileSaving?.();
   return options;
