@@ -4,9 +4,9 @@
  * the content script's isolated world, where it hands the content script its factory. Built
  * as `hover-card.js`; it registers nothing else and touches nothing on the page.
  */
-import { createCardController } from '@/components/hover-card/card-controller';
+import { createHoverCard } from '@/components/hover-card/card-mount';
 import { publishCardFactory } from '@/components/hover-card/lazy-card';
 
 export default defineUnlistedScript(() => {
-  publishCardFactory(createCardController);
+  publishCardFactory(createHoverCard);
 });

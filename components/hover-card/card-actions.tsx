@@ -3,8 +3,7 @@
  * request, so the button says so) and "Copy IP".
  */
 import type { LookupResult } from '@/lib/lookup/types';
-
-export type DetailsState = { state: 'idle' } | { state: 'loading' } | { state: 'error'; message: string };
+import type { DetailsState } from '@/lib/page/card-store';
 
 /** Private/reserved addresses are never sent, and an answer with ipInfo needs no second ask. */
 export function canAskDetails(result: LookupResult | undefined): boolean {

@@ -3,27 +3,12 @@
  * selection (context menu "Look up IP reputation"). Everything from the API or the page goes
  * through Preact as text.
  */
-import type { LookupResult } from '@/lib/lookup/types';
-import type { SeverityThresholds } from '@/lib/severity';
-import { CardActions, type DetailsState } from './card-actions';
+import type { CardView } from '@/lib/page/card-store';
+import { CardActions } from './card-actions';
 import { IpView } from './ip-view';
 
-export interface CardEntry {
-  ip: string;
-  result: LookupResult | undefined;
-  details: DetailsState;
-  copied: boolean;
-}
-
-export interface HoverCardProps {
-  /** One entry: a hover card; several: the selection card. */
-  entries: CardEntry[];
-  title?: string;
-  thresholds: SeverityThresholds;
-  onDetails: (ip: string) => void;
-  onCopy: (ip: string) => void;
-  onClose: () => void;
-}
+/** What to show and what the buttons do: the store's view (lib/page/card-store.ts). */
+export type HoverCardProps = CardView;
 
 export function HoverCard({ entries, title, thresholds, onDetails, onCopy, onClose }: HoverCardProps) {
   const single = entries.length === 1 && !title;

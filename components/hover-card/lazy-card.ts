@@ -13,15 +13,15 @@
  *
  * Until the card has loaded, this module watches the pointer the cheap way the hover intent
  * does (a hit-test only once the pointer rests) and starts loading when it rests on an IP; the
- * controller then starts from where the pointer is, so a pointer that stays still still opens
+ * card's store then starts from where the pointer is, so a pointer that stays still still opens
  * the card.
  */
-import type { CardController, CardControllerDeps } from './card-controller';
+import type { CardStore, CardStoreDeps } from '@/lib/page/card-store';
 
 /** The property of the isolated world's global object that carries the card's factory. */
 export const CARD_FACTORY_KEY = '__ipReputationLensCard';
 
-export type CardFactory = (deps: CardControllerDeps) => CardController;
+export type CardFactory = (deps: CardStoreDeps) => CardStore;
 
 type CardGlobal = { [CARD_FACTORY_KEY]?: CardFactory };
 
@@ -35,33 +35,33 @@ export function publishedCardFactory(): CardFactory | undefined {
   return typeof factory === 'function' ? factory : undefined;
 }
 
-export interface LazyCardDeps extends Omit<CardControllerDeps, 'initialPointer'> {
+export interface LazyCardDeps extends Omit<CardStoreDeps, 'initialPointer'> {
   /** Brings the card code into this world; rejects when it cannot (tried again next hover). */
   load: () => Promise<CardFactory>;
   /** How long the pointer rests before the hit-test (the hover intent's default). */
   restMs?: number;
 }
 
-export function createLazyCard(deps: LazyCardDeps): CardController {
+export function createLazyCard(deps: LazyCardDeps): CardStore {
   const doc = deps.doc ?? document;
   const { signal } = deps;
   const restMs = deps.restMs ?? deps.hoverTiming?.restMs ?? 80;
-  let card: CardController | null = null;
-  let loading: Promise<CardController | null> | null = null;
+  let card: CardStore | null = null;
+  let loading: Promise<CardStore | null> | null = null;
   let pointer: { x: number; y: number } | null = null;
   let restTimer: ReturnType<typeof setTimeout> | undefined;
   const watching = new AbortController();
   signal.addEventListener('abort', () => watching.abort());
 
-  function ensure(fromHover: boolean): Promise<CardController | null> {
+  function ensure(fromHover: boolean): Promise<CardStore | null> {
     loading ??= deps
       .load()
       .then((factory) => {
         if (signal.aborted) return null;
         // The pointer may have moved on while the code loaded: start from where it is now.
         const at = fromHover && pointer ? { initialPointer: pointer } : {};
-        const { load: _load, restMs: _rest, ...controllerDeps } = deps;
-        card = factory({ ...controllerDeps, ...at });
+        const { load: _load, restMs: _rest, ...storeDeps } = deps;
+        card = factory({ ...storeDeps, ...at });
         watching.abort();
         clearTimeout(restTimer);
         return card;

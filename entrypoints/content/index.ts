@@ -6,7 +6,7 @@
  */
 import { browser } from 'wxt/browser';
 import { classifyIp, findIps } from '@/lib/ip';
-import type { CardController } from '@/components/hover-card/card-controller';
+import type { CardStore } from '@/lib/page/card-store';
 import { createLazyCard } from '@/components/hover-card/lazy-card';
 import { PageLens } from '@/lib/page/page-lens';
 import { loadCard, lookupDetailed, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
@@ -41,7 +41,7 @@ export default defineContentScript({
 
     const settings = await readDisplaySettings();
     if (signal.aborted) return;
-    let card: CardController | null = null;
+    let card: CardStore | null = null;
     const blocks = new BlockMarks({
       registry: CSS.highlights,
       createHighlight: () => new Highlight(),

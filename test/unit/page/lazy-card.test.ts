@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CardController, CardControllerDeps, CardLens } from '@/components/hover-card/card-controller';
+import type { CardLens, CardStore, CardStoreDeps } from '@/lib/page/card-store';
 import { createLazyCard, publishCardFactory, publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
 import type { Occurrence } from '@/lib/page/occurrence-store';
 import { findIps } from '@/lib/ip';
@@ -21,11 +21,11 @@ function lens(hitAt: (x: number, y: number) => boolean): CardLens {
 }
 
 function fakeFactory() {
-  const made: CardControllerDeps[] = [];
+  const made: CardStoreDeps[] = [];
   const shown: string[] = [];
   const factory: CardFactory = (deps) => {
     made.push(deps);
-    const controller: CardController = {
+    const controller: CardStore = {
       showForSelection: (text) => void shown.push(text),
       isOwnUi: (el) => el.tagName === 'IP-REPUTATION-LENS',
       close: () => {},

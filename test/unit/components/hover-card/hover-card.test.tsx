@@ -2,7 +2,8 @@
 import { render } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canAskDetails } from '@/components/hover-card/card-actions';
-import { HoverCard, type CardEntry } from '@/components/hover-card/hover-card';
+import { HoverCard } from '@/components/hover-card/hover-card';
+import type { CardEntry } from '@/lib/page/card-store';
 import type { LookupResult } from '@/lib/lookup/types';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCardController, detailsFailure, type CardLens } from '@/components/hover-card/card-controller';
+import { createHoverCard } from '@/components/hover-card/card-mount';
+import type { CardLens } from '@/lib/page/card-store';
 import { createCardHost, HOST_TAG } from '@/components/hover-card/card-host';
 import { findIps } from '@/lib/ip';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
@@ -36,7 +37,7 @@ describe('card host', () => {
   });
 });
 
-describe('card controller', () => {
+describe('hover card on the page', () => {
   afterEach(() => {
     document.body.replaceChildren();
     document.querySelectorAll(HOST_TAG).forEach((n) => n.remove());
@@ -45,7 +46,7 @@ describe('card controller', () => {
   it('opens a card for the IPs of a selection, asks them, and closes on Escape', () => {
     const lens = fakeLens();
     const abort = new AbortController();
-    const card = createCardController({ lens, findIps, lookupDetailed: vi.fn(), signal: abort.signal });
+    const card = createHoverCard({ lens, findIps, lookupDetailed: vi.fn(), signal: abort.signal });
     card.showForSelection('from 185.220.101.1 to 10.0.0.1 and 185.220.101.1 again');
     expect(card.open).toBe(true);
     expect(lens.asked).toEqual([['185.220.101.1', '10.0.0.1']]);
@@ -62,7 +63,7 @@ describe('card controller', () => {
   it('closes the selection card on a click elsewhere and when stopped', () => {
     const lens = fakeLens();
     const abort = new AbortController();
-    const card = createCardController({ lens, findIps, lookupDetailed: vi.fn(), signal: abort.signal });
+    const card = createHoverCard({ lens, findIps, lookupDetailed: vi.fn(), signal: abort.signal });
     card.showForSelection('8.8.8.8');
     document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
     expect(card.open).toBe(false);
@@ -70,17 +71,5 @@ describe('card controller', () => {
     abort.abort();
     expect(card.open).toBe(false);
     expect(document.querySelector(HOST_TAG)).toBeNull();
-  });
-});
-
-describe('detailsFailure', () => {
-  const found = { ip: '8.8.8.8', status: 'found', fetchedAt: 1, data: { ip: '8.8.8.8', score: 0, threatLevel: 'LOW', reputation: 'clean', totalHits: 0, lastAttack: null, whitelisted: false, whitelist: null, description: null } } as const;
-
-  it('keeps a good answer when the detailed lookup could not be made', () => {
-    expect(detailsFailure({ ip: '8.8.8.8', status: 'skipped', reason: 'quota-exhausted' }, found)).toMatch(/^No details: The API usage limit/);
-    expect(detailsFailure({ ip: '8.8.8.8', status: 'error', error: { kind: 'rate-limited', message: '429' } }, found)).toMatch(/^Too many requests/);
-    expect(detailsFailure({ ...found, data: { ...found.data, ipInfo: { asn: 'AS15169' } } }, found)).toBeNull();
-    // Nothing good to keep: the answer is shown as it is.
-    expect(detailsFailure({ ip: '8.8.8.8', status: 'not-found', fetchedAt: 2 }, undefined)).toBeNull();
   });
 });

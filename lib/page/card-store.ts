@@ -1,25 +1,20 @@
 /**
- * Runs the hover card on a page: hover intent over marked IPs, the card's state (result,
- * detailed lookup, copy feedback), Escape and outside clicks, and the selection card the
- * context menu asks for. It knows the page only through a `CardLens` and talks to the
- * extension only through the functions it is given.
+ * The hover card's state and behaviour, without its markup: hover intent over marked IPs,
+ * which IPs the card shows (one hovered, or a selection's), the detailed lookups behind
+ * "Details", copy feedback, Escape and outside clicks. It knows the page only through a
+ * `CardLens`, the extension only through the functions it is given, and the card on screen
+ * only through a `CardSurface` (components/hover-card/card-mount.tsx: Preact, the shadow
+ * host, Floating UI). Loaded with the card's lazily injected bundle, not the content script.
  */
-import { render } from 'preact';
 import type { IpMatch } from '@/lib/ip/types';
 import type { LookupResult } from '@/lib/lookup/types';
 import type { Reply, ReplyError } from '@/lib/protocol';
-import { createHoverIntent, type HoverTarget } from '@/lib/page/hover-intent';
-import { liveRange } from '@/lib/page/hit-test';
-import type { Occurrence } from '@/lib/page/occurrence-store';
 import type { SeverityThresholds } from '@/lib/severity';
 import { describeSkip } from '@/lib/format';
 import { describeError } from '@/lib/ui/shared/error-messages';
-import detailsCss from '@/components/reputation-details.css?inline';
-import type { DetailsState } from './card-actions';
-import { createCardHost, type CardHost } from './card-host';
-import { followAnchor, rangeAnchor } from './card-position';
-import { copyText } from './copy-text';
-import { HoverCard, type CardEntry } from './hover-card';
+import { createHoverIntent, type HoverTarget } from './hover-intent';
+import { liveRange } from './hit-test';
+import type { Occurrence } from './occurrence-store';
 
 export interface CardLens {
   hitTest(x: number, y: number): Occurrence | undefined;
@@ -32,7 +27,7 @@ export interface CardLens {
   readonly resultsGeneration: number;
 }
 
-export interface CardControllerDeps {
+export interface CardStoreDeps {
   doc?: Document;
   lens: CardLens;
   findIps: (text: string) => IpMatch[];
@@ -40,15 +35,51 @@ export interface CardControllerDeps {
   lookupDetailed: (ip: string) => Promise<Reply<LookupResult>>;
   signal: AbortSignal;
   hoverTiming?: { restMs?: number; openDelayMs?: number; closeDelayMs?: number };
-  /** Where the pointer rests as the controller starts (see createLazyCard). */
+  /** Where the pointer rests as the card starts (see createLazyCard). */
   initialPointer?: { x: number; y: number };
 }
 
-type Mode =
+export type DetailsState = { state: 'idle' } | { state: 'loading' } | { state: 'error'; message: string };
+
+export interface CardEntry {
+  ip: string;
+  result: LookupResult | undefined;
+  details: DetailsState;
+  copied: boolean;
+}
+
+/** What the card shows, and what its buttons do. */
+export interface CardView {
+  /** One entry: a hover card; several: the selection card. */
+  entries: CardEntry[];
+  title?: string;
+  thresholds: SeverityThresholds;
+  onDetails: (ip: string) => void;
+  onCopy: (ip: string) => void;
+  onClose: () => void;
+}
+
+export type CardMode =
   | { kind: 'hover'; occ: Occurrence; point: { x: number; y: number } }
   | { kind: 'selection'; ips: string[]; range: Range | null };
 
-export interface CardController {
+/** The card on screen, as the store drives it. */
+export interface CardSurface {
+  /** Puts the (empty) card into the page, ready to paint; stops following any previous anchor. */
+  attach(): void;
+  /** Draws the card. */
+  paint(view: CardView): void;
+  /** Shows the painted card next to what `mode` points at (focusing a selection card); `onAnchorLost` when a hovered IP leaves the page. */
+  place(mode: CardMode, onAnchorLost: () => void): void;
+  /** Takes the card out of the page; `mode` is the one it showed (a selection card gives focus back). */
+  detach(mode: CardMode): void;
+  /** The card's own host (our UI: never a hover target, never an outside click). */
+  contains(target: EventTarget | null): boolean;
+  /** Copies to the clipboard; false when it could not. */
+  copy(text: string): Promise<boolean>;
+}
+
+export interface CardStore {
   /** The context menu's "Look up IP reputation" on selected text. */
   showForSelection(text: string): void;
   /** For the scanner: our host is never scanned. */
@@ -57,29 +88,12 @@ export interface CardController {
   readonly open: boolean;
 }
 
-export function createCardController(deps: CardControllerDeps): CardController {
+export function createCardStore(deps: CardStoreDeps, surface: CardSurface): CardStore {
   const doc = deps.doc ?? document;
   const { lens, signal } = deps;
-  let host: CardHost | null = null;
-  let card: HTMLElement | null = null;
-  let mode: Mode | null = null;
-  let stopFollowing: (() => void) | null = null;
-  let focusBefore: Element | null = null;
+  let mode: CardMode | null = null;
   const details = new Map<string, DetailsState>();
   const copied = new Set<string>();
-
-  function ensureHost(): { host: CardHost; card: HTMLElement } {
-    if (!host || !card) {
-      host = createCardHost(doc, [detailsCss]);
-      card = doc.createElement('div');
-      card.className = 'card';
-      card.tabIndex = -1;
-      // Top layer where supported: above the console's own dialogs whatever their z-index.
-      if (typeof card.showPopover === 'function') card.setAttribute('popover', 'manual');
-      host.mount.append(card);
-    }
-    return { host, card };
-  }
 
   const intent = createHoverIntent<Occurrence>({
     target: doc,
@@ -97,7 +111,7 @@ export function createCardController(deps: CardControllerDeps): CardController {
     onLeave: () => {
       if (mode?.kind === 'hover') closeCard();
     },
-    isOverCard: (e) => !!host && host.isHost(e.target),
+    isOverCard: (e) => surface.contains(e.target),
     signal,
     ...deps.hoverTiming,
     ...(deps.initialPointer ? { initialPointer: deps.initialPointer } : {}),
@@ -114,71 +128,31 @@ export function createCardController(deps: CardControllerDeps): CardController {
   }
 
   function paint(): void {
-    if (!mode || !card) return;
-    render(
-      <HoverCard
-        entries={entries()}
-        {...(mode.kind === 'selection' ? { title: 'IP addresses in the selection' } : {})}
-        thresholds={lens.thresholds}
-        onDetails={(ip) => void askDetails(ip)}
-        onCopy={(ip) => void copy(ip)}
-        onClose={() => close()}
-      />,
-      card,
-    );
+    if (!mode) return;
+    surface.paint({
+      entries: entries(),
+      ...(mode.kind === 'selection' ? { title: 'IP addresses in the selection' } : {}),
+      thresholds: lens.thresholds,
+      onDetails: (ip) => void askDetails(ip),
+      onCopy: (ip) => void copy(ip),
+      onClose: () => close(),
+    });
   }
 
-  function openMode(next: Mode): void {
-    stopFollowing?.();
-    stopFollowing = null;
-    const { host: h, card: c } = ensureHost();
+  function openMode(next: CardMode): void {
     mode = next;
     details.clear();
     copied.clear();
-    h.attach();
+    surface.attach();
     paint();
-    if (c.hasAttribute('popover') && !isPopoverOpen(c)) c.showPopover();
-    const anchor = anchorOf(next);
-    if (anchor) {
-      const lost =
-        next.kind === 'hover'
-          ? { isAlive: () => next.occ.node.isConnected, onLost: () => queueMicrotask(() => mode === next && close()) }
-          : undefined;
-      stopFollowing = followAnchor(anchor, c, lost);
-    } else {
-      // Nothing to point at (selection gone): top right, inside the viewport.
-      c.style.left = `${Math.max(8, doc.documentElement.clientWidth - 400)}px`;
-      c.style.top = '8px';
-    }
-    if (next.kind === 'selection') {
-      focusBefore = doc.activeElement;
-      c.focus({ preventScroll: true });
-    }
-  }
-
-  function anchorOf(m: Mode) {
-    if (m.kind === 'hover') {
-      const range = liveRange(m.occ);
-      return range ? rangeAnchor(range, m.point) : null;
-    }
-    return m.range ? rangeAnchor(m.range) : null;
+    surface.place(next, () => queueMicrotask(() => mode === next && close()));
   }
 
   function closeCard(): void {
     if (!mode) return;
-    const wasSelection = mode.kind === 'selection';
+    const was = mode;
     mode = null;
-    stopFollowing?.();
-    stopFollowing = null;
-    if (card) {
-      if (card.hasAttribute('popover') && isPopoverOpen(card)) card.hidePopover();
-      render(null, card);
-    }
-    host?.detach();
-    if (wasSelection && focusBefore instanceof HTMLElement && focusBefore.isConnected) {
-      focusBefore.focus({ preventScroll: true });
-    }
-    focusBefore = null;
+    surface.detach(was);
   }
 
   function close(): void {
@@ -208,8 +182,7 @@ export function createCardController(deps: CardControllerDeps): CardController {
   }
 
   async function copy(ip: string): Promise<void> {
-    if (!host) return;
-    const ok = await copyText(ip, host.shadow);
+    const ok = await surface.copy(ip);
     if (!ok) return;
     copied.add(ip);
     paint();
@@ -235,7 +208,7 @@ export function createCardController(deps: CardControllerDeps): CardController {
   doc.addEventListener(
     'pointerdown',
     (e) => {
-      if (mode?.kind === 'selection' && !(host && host.isHost(e.target))) close();
+      if (mode?.kind === 'selection' && !surface.contains(e.target)) close();
     },
     listen,
   );
@@ -253,7 +226,7 @@ export function createCardController(deps: CardControllerDeps): CardController {
       openMode({ kind: 'selection', ips, range });
       lens.askNow(ips);
     },
-    isOwnUi: (element) => !!host && host.isHost(element),
+    isOwnUi: (element) => surface.contains(element),
     close,
     get open() {
       return mode !== null;
@@ -276,14 +249,6 @@ export function detailsFailure(answer: LookupResult, current: LookupResult | und
   if (answer.status === 'error') return describeReplyError(answer.error);
   if (answer.status === 'skipped') return `No details: ${describeSkip(answer.reason)}`;
   return 'No details: the address is no longer in the threat database.';
-}
-
-function isPopoverOpen(el: HTMLElement): boolean {
-  try {
-    return el.matches(':popover-open');
-  } catch {
-    return false;
-  }
 }
 
 function centre(rects: DOMRectReadOnly[]): { x: number; y: number } {
