@@ -128,8 +128,8 @@ export function normalizeBulkResult(row: WireBulkResult, ip: string): BulkItem {
   const text = row.error?.trim();
   if (text && FAILED_TEXT.test(text)) return { ip, status: 'error', kind: 'server', message: text };
   if (text) return { ip, status: 'not-found' };
-  // Neither data nor error: not proof of absence, so not cached as not-found.
-  return { ip, status: 'error', kind: 'bad-response', message: 'The API sent neither data nor an error for this IP.' };
+  // Neither data nor error: not proof of absence, so not cached as not-found (but as unreadable).
+  return { ip, status: 'error', kind: 'bad-response', message: 'The API sent neither data nor an error for this IP.', unreadable: true };
 }
 
 /** One raw row, validated on its own: a bad row is an error for its IP only. */
@@ -138,7 +138,13 @@ export function normalizeBulkRow(raw: unknown, ip: string): BulkItem {
   if (parsed.success) return normalizeBulkResult(parsed.data, ip);
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'row';
-  return { ip, status: 'error', kind: 'bad-response', message: `Unreadable answer for this IP (${where}: ${issue?.message ?? 'invalid'}).` };
+  return {
+    ip,
+    status: 'error',
+    kind: 'bad-response',
+    message: `Unreadable answer for this IP (${where}: ${issue?.message ?? 'invalid'}).`,
+    unreadable: true,
+  };
 }
 
 export function normalizeKeyInfo(info: WireApiKeyInfo | null | undefined): ApiKeyInfo {

@@ -88,7 +88,17 @@ export type BulkItem =
    * No usable answer for this IP: the server failed it inside a 200 (`server`), its row was
    * unreadable (`bad-response`), it was missing, or the IP is malformed (`bad-request`).
    */
-  | { ip: string; status: 'error'; message: string; kind: ApiErrorKind };
+  | {
+      ip: string;
+      status: 'error';
+      message: string;
+      kind: ApiErrorKind;
+      /**
+       * The server did send a row for this IP, but it could not be read (or held neither data
+       * nor an error). It may have been billed, so the lookup engine remembers it for a while.
+       */
+      unreadable?: true;
+    };
 
 export interface BulkLookup {
   /** One per requested IP (after de-duplication), in request order. */

@@ -5,6 +5,7 @@
  * A plain refresh of the reputation therefore keeps details that are still fresh.
  */
 import { z } from '../zod';
+import { API_ERROR_KINDS, type ApiErrorData } from '../api/errors';
 import type { IpInfo, Reputation } from '../api/types';
 import type { LookupResult } from './types';
 
@@ -14,9 +15,15 @@ export const CACHE_RECORD_VERSION = 1;
 export interface CacheRecord {
   v: typeof CACHE_RECORD_VERSION;
   ip: string;
-  status: 'found' | 'not-found';
-  /** The reputation without ipInfo (that lives in `info`); null when not found. */
+  /**
+   * `unreadable`: the server sent a row for this IP that could not be read. It may have been
+   * billed, so it is remembered (see isReputationFresh) and shown as the failed lookup it is.
+   */
+  status: 'found' | 'not-found' | 'unreadable';
+  /** The reputation without ipInfo (that lives in `info`); null when not found or unreadable. */
   data: Reputation | null;
+  /** Why an unreadable row failed (absent for the other statuses and in older records). */
+  error?: ApiErrorData;
   fetchedAt: number;
   /** Details from a detailed lookup; null with `infoFetchedAt` set means "asked, none given". */
   info: IpInfo | null;
@@ -72,14 +79,16 @@ const cacheRecordSchema = z
   .object({
     v: z.literal(CACHE_RECORD_VERSION),
     ip: z.string().min(2),
-    status: z.enum(['found', 'not-found']),
+    status: z.enum(['found', 'not-found', 'unreadable']),
     data: reputationSchema.nullable(),
+    error: z.object({ kind: z.enum(API_ERROR_KINDS), message: z.string() }).optional(),
     fetchedAt: z.number().finite(),
     info: ipInfoSchema.nullable(),
     infoFetchedAt: z.number().finite().nullable(),
     storedAt: z.number().finite(),
   })
-  .refine((r) => (r.status === 'found') === (r.data !== null), 'found records carry data');
+  .refine((r) => (r.status === 'found') === (r.data !== null), 'found records carry data')
+  .refine((r) => (r.status === 'unreadable') === (r.error !== undefined), 'unreadable records carry their error');
 
 /** A stored value as a record, or null when it is corrupted or from another version. */
 export function parseCacheRecord(raw: unknown): CacheRecord | null {
@@ -93,6 +102,13 @@ function youngerThan(at: number | null, ttlMs: number, now: number): boolean {
   return age < ttlMs && age > -FUTURE_TOLERANCE_MS;
 }
 
+/**
+ * An unreadable row lives as long as a not-found one. Both are answers with nothing to show
+ * that the server may or may not have billed (whether it did is not documented); the user's
+ * not-found TTL (default 6 h) is their own choice of how long such an IP is not worth paying
+ * for again, and it is short enough that a server that garbled one answer gets a fresh chance
+ * the same working day. A manual lookup is not held by it (see satisfies).
+ */
 export function isReputationFresh(record: CacheRecord, ttls: CacheTtls, now: number): boolean {
   const ttl = record.status === 'found' ? ttls.foundMs : ttls.notFoundMs;
   return youngerThan(record.fetchedAt, ttl, now);
@@ -102,8 +118,13 @@ export function isInfoFresh(record: CacheRecord, ttls: CacheTtls, now: number): 
   return youngerThan(record.infoFetchedAt, ttls.detailedMs, now);
 }
 
-/** Whether the record answers a lookup without a call (a detailed one also needs fresh details). */
-export function satisfies(record: CacheRecord, detailed: boolean, ttls: CacheTtls, now: number): boolean {
+/**
+ * Whether the record answers a lookup without a call (a detailed one also needs fresh details).
+ * An unreadable row answers automatic lookups only: the analyst who asks on purpose is asked
+ * again, as they saw the failure and chose to pay for another try.
+ */
+export function satisfies(record: CacheRecord, detailed: boolean, ttls: CacheTtls, now: number, manual = false): boolean {
+  if (manual && record.status === 'unreadable') return false;
   return isReputationFresh(record, ttls, now) && (!detailed || isInfoFresh(record, ttls, now));
 }
 
@@ -113,6 +134,10 @@ export function isUseless(record: CacheRecord, ttls: CacheTtls, now: number): bo
 }
 
 export function resultFromRecord(record: CacheRecord): LookupResult {
+  if (record.status === 'unreadable') {
+    const error = record.error ?? { kind: 'bad-response', message: 'Unreadable answer for this IP.' };
+    return { ip: record.ip, status: 'error', error: { kind: error.kind, message: error.message } };
+  }
   if (record.status === 'not-found' || !record.data) {
     return { ip: record.ip, status: 'not-found', fetchedAt: record.fetchedAt };
   }
@@ -123,7 +148,8 @@ export function resultFromRecord(record: CacheRecord): LookupResult {
 /** One answer from the API, as the cache records it. */
 export type CacheAnswer =
   | { ip: string; status: 'found'; data: Reputation; detailed: boolean }
-  | { ip: string; status: 'not-found'; detailed: boolean };
+  | { ip: string; status: 'not-found'; detailed: boolean }
+  | { ip: string; status: 'unreadable'; error: ApiErrorData; detailed: boolean };
 
 /**
  * Builds the record for a new answer. Details come from the answer when it carries them (a
@@ -142,7 +168,7 @@ export function recordFromAnswer(answer: CacheAnswer, previous: CacheRecord | un
       infoFetchedAt = now;
     }
   }
-  if (answer.detailed && (answer.status === 'not-found' || !answer.data.ipInfo)) {
+  if (answer.detailed && (answer.status !== 'found' || !answer.data.ipInfo)) {
     // We asked for details and the server had none: remember that, so we do not pay again.
     info = null;
     infoFetchedAt = now;
@@ -152,6 +178,7 @@ export function recordFromAnswer(answer: CacheAnswer, previous: CacheRecord | un
     ip: answer.ip,
     status: answer.status,
     data,
+    ...(answer.status === 'unreadable' ? { error: { kind: answer.error.kind, message: answer.error.message } } : {}),
     fetchedAt: now,
     info,
     infoFetchedAt,

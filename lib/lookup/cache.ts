@@ -93,15 +93,15 @@ export class LookupCache {
     return this.claiming ?? Promise.resolve(false);
   }
 
-  /** A record that answers the lookup now, from memory only (synchronous). */
-  fresh(ip: string, detailed: boolean): CacheRecord | undefined {
+  /** A record that answers the lookup now, from memory only (synchronous). `manual`: see satisfies(). */
+  fresh(ip: string, detailed: boolean, manual = false): CacheRecord | undefined {
     const record = this.memory.get(ip);
-    return record && satisfies(record, detailed, this.ttls, this.clock.now()) ? record : undefined;
+    return record && satisfies(record, detailed, this.ttls, this.clock.now(), manual) ? record : undefined;
   }
 
-  /** Whether a record answers a lookup (for records returned by read()). */
-  satisfies(record: CacheRecord, detailed: boolean): boolean {
-    return satisfies(record, detailed, this.ttls, this.clock.now());
+  /** Whether a record answers a lookup (for records returned by read()); a manual one is not held by an unreadable row. */
+  satisfies(record: CacheRecord, detailed: boolean, manual = false): boolean {
+    return satisfies(record, detailed, this.ttls, this.clock.now(), manual);
   }
 
   /**
@@ -165,6 +165,7 @@ export class LookupCache {
   answer(answer: CacheAnswer, generation: number): LookupResult {
     const record = this.record(answer, generation);
     if (record) return resultFromRecord(record);
+    if (answer.status === 'unreadable') return { ip: answer.ip, status: 'error', error: answer.error };
     const fetchedAt = this.clock.now();
     return answer.status === 'found'
       ? { ip: answer.ip, status: 'found', data: answer.data, fetchedAt }

@@ -246,11 +246,12 @@ export class LookupService {
         for (const index of wanted.get(ip) ?? []) results[index] = result;
       };
       const detailed = options.detailed === true;
+      const manual = options.priority === 'manual';
       const records = await this.cache.read([...wanted.keys()]);
       const misses: string[] = [];
       for (const ip of wanted.keys()) {
         const record = records.get(ip);
-        if (record && this.cache.satisfies(record, detailed)) {
+        if (record && this.cache.satisfies(record, detailed, manual)) {
           answer(ip, resultFromRecord(record));
           this.journal.answered(ip);
         } else misses.push(ip);
@@ -260,7 +261,7 @@ export class LookupService {
       const pending: Promise<void>[] = [];
       for (const ip of toSend) {
         // An answer may have landed while the cache was read: use it rather than ask again.
-        const fresh = this.cache.fresh(ip, detailed);
+        const fresh = this.cache.fresh(ip, detailed, manual);
         if (fresh) {
           answer(ip, resultFromRecord(fresh));
           continue;

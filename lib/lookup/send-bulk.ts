@@ -48,9 +48,14 @@ export async function sendBulk(
     else if (context.client() === client) context.noteSuccess();
     const outcomes = new Map<string, LookupResult>();
     for (const item of bulk.items) {
-      if (item.status === 'error') {
-        // This IP alone has no usable answer (failed inside a 200, or an unreadable row): say
-        // so, cache nothing; the other rows of the chunk stand.
+      if (item.status === 'error' && item.unreadable) {
+        // The server sent a row we cannot read, and may have billed it: remembered (as the
+        // failure it is, never as "not in database") so automatic lookups do not buy it again.
+        const error = { kind: item.kind, message: item.message };
+        outcomes.set(item.ip, cache.answer({ ip: item.ip, status: 'unreadable', error, detailed: false }, generation));
+      } else if (item.status === 'error') {
+        // This IP alone has no usable answer (failed inside a 200, missing): say so, cache
+        // nothing, it is worth asking again; the other rows of the chunk stand.
         outcomes.set(item.ip, failed(item.ip, { kind: item.kind, message: item.message }));
       } else {
         const answer =

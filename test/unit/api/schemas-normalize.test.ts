@@ -121,8 +121,13 @@ describe('bulk lookup', () => {
       status: 'error',
       kind: 'bad-response',
       message: expect.stringContaining('data.score'),
+      // The server sent it (and may have billed it): the engine remembers it for a while.
+      unreadable: true,
     });
-    expect(normalizeBulkRow('garbage', '1.2.3.4')).toMatchObject({ status: 'error', kind: 'bad-response' });
+    expect(normalizeBulkRow('garbage', '1.2.3.4')).toMatchObject({ status: 'error', kind: 'bad-response', unreadable: true });
+    expect(normalizeBulkRow({ ip: '1.2.3.4', data: null, error: null }, '1.2.3.4')).toMatchObject({ kind: 'bad-response', unreadable: true });
+    // A failure the server names inside a 200 is worth asking again: not marked.
+    expect(normalizeBulkRow({ ip: '1.2.3.4', data: null, error: 'Lookup backend timeout' }, '1.2.3.4')).not.toHaveProperty('unreadable');
     // "n/a": no score, the rest of the row still read.
     expect(normalizeBulkRow({ ip: '1.2.3.4', data: { score: 'n/a', threat_score: 'n/a', threat_level: 'LOW', total_hits: 4 } }, '1.2.3.4')).toMatchObject({
       status: 'found',
