@@ -1,17 +1,15 @@
 import { defineConfig } from '@playwright/test';
+import chromiumSuite from './playwright.config';
 
 /**
  * The Firefox e2e suite (test/e2e-firefox): Debian's firefox-esr driven over WebDriver BiDi
- * with puppeteer-core, Playwright Test as the runner. One worker: the file shares one browser.
+ * with puppeteer-core, Playwright Test as the runner. The Chromium suite's settings (retries in
+ * CI, timeouts, reporter), with one worker: the file shares one browser.
  */
 export default defineConfig({
+  ...chromiumSuite,
   testDir: 'test/e2e-firefox',
-  testMatch: '**/*.spec.ts',
   workers: 1,
-  fullyParallel: false,
-  retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
   expect: { timeout: 15_000 },
-  reporter: [['list']],
   outputDir: 'test-results-firefox',
 });
