@@ -5,7 +5,7 @@
  */
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import type { CardSnapshot, Evaluator, ExtensionDriver, Tab } from '../e2e/scenarios/driver';
-import { waitUntil } from '../e2e/scenarios/driver';
+import { waitForBodyText, waitForFrame, waitUntil } from '../e2e/scenarios/driver';
 import { BACKGROUND_IDLE_MS, bidi, contextOf, type FirefoxSession } from './firefox';
 
 interface SerialisedNode {
@@ -92,18 +92,12 @@ class FirefoxTab implements Tab {
     await handle.dispose();
   }
 
-  async waitForText(text: string | RegExp, timeoutMs = 15_000): Promise<void> {
-    const matches = (body: string) => (typeof text === 'string' ? body.replace(/\s+/g, ' ').includes(text) : text.test(body));
-    await waitUntil(() => this.page.evaluate(() => document.body?.innerText ?? ''), matches, `"${String(text)}" in ${this.url}`, timeoutMs);
+  waitForText(text: string | RegExp, timeoutMs = 15_000): Promise<void> {
+    return waitForBodyText(() => this.page.evaluate(() => document.body?.innerText ?? ''), text, this.url, timeoutMs);
   }
 
   async frame(urlPart: string): Promise<Evaluator> {
-    const frame = await waitUntil(
-      async () => this.page.frames().find((f) => f.url().includes(urlPart)) ?? null,
-      (f) => f !== null,
-      `a frame at ${urlPart}`,
-    );
-    return evaluator(frame!);
+    return evaluator(await waitForFrame(() => this.page.frames(), urlPart));
   }
 
   async moveMouse(x: number, y: number): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test';
 import type { CardSnapshot, Evaluator, ExtensionDriver, Tab } from './scenarios/driver';
-import { waitUntil } from './scenarios/driver';
+import { waitForBodyText, waitForFrame, waitUntil } from './scenarios/driver';
 import { clickCardButton, readCard } from './page-support';
 
 function evaluator(target: Page | Frame): Evaluator {
@@ -43,18 +43,12 @@ class ChromiumTab implements Tab {
     return this.page.getByLabel(label, { exact: true }).check();
   }
 
-  async waitForText(text: string | RegExp, timeoutMs = 15_000): Promise<void> {
-    const matches = (body: string) => (typeof text === 'string' ? body.replace(/\s+/g, ' ').includes(text) : text.test(body));
-    await waitUntil(() => this.page.evaluate(() => document.body?.innerText ?? ''), matches, `"${String(text)}" in ${this.url}`, timeoutMs);
+  waitForText(text: string | RegExp, timeoutMs = 15_000): Promise<void> {
+    return waitForBodyText(() => this.page.evaluate(() => document.body?.innerText ?? ''), text, this.url, timeoutMs);
   }
 
   async frame(urlPart: string): Promise<Evaluator> {
-    const frame = await waitUntil(
-      async () => this.page.frames().find((f) => f.url().includes(urlPart)) ?? null,
-      (f) => f !== null,
-      `a frame at ${urlPart}`,
-    );
-    return evaluator(frame!);
+    return evaluator(await waitForFrame(() => this.page.frames(), urlPart));
   }
 
   moveMouse(x: number, y: number): Promise<void> {

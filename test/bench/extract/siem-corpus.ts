@@ -4,18 +4,7 @@
  * finders (versions, OIDs, timestamps, MACs, hashes, C++ scopes). Seeded, so every run and
  * every tool reads the same bytes.
  */
-
-/** mulberry32: small, fast, good enough to vary log lines. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../seeded-random';
 
 type Random = () => number;
 

@@ -75,3 +75,20 @@ export async function waitUntil<T>(probe: () => Promise<T>, accept: (value: T) =
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Waits until a page's visible text contains `text` (white space folded) or matches it. */
+export async function waitForBodyText(
+  readText: () => Promise<string>,
+  text: string | RegExp,
+  where: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const matches = (body: string) => (typeof text === 'string' ? body.replace(/\s+/g, ' ').includes(text) : text.test(body));
+  await waitUntil(readText, matches, `"${String(text)}" in ${where}`, timeoutMs);
+}
+
+/** Waits for the frame whose URL contains `urlPart`, in either browser's frame list. */
+export async function waitForFrame<F extends { url(): string }>(frames: () => F[], urlPart: string): Promise<F> {
+  const frame = await waitUntil(async () => frames().find((f) => f.url().includes(urlPart)) ?? null, (f) => f !== null, `a frame at ${urlPart}`);
+  return frame!;
+}

@@ -18,18 +18,8 @@ import { DEFAULT_LOOKUP_POLICY } from '../../../../lib/settings';
 import { IpLog } from '../../../sim/ip-log';
 import { FakeApiClient, isFound, reputationOf } from './fake-api-client';
 import { createManualClock, type ManualClock } from './manual-clock';
+import { seededRandom } from '../../../seeded-random';
 
-/** A small deterministic generator (mulberry32), so each seed is one reproducible run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const never = <T>() => new Promise<T>(() => undefined);
 
