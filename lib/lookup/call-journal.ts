@@ -7,7 +7,8 @@
  * Such an IP is "interrupted": the server may have answered it, and charged for it, before the
  * worker died. Asking again automatically could pay for it twice, so automatic lookups leave it
  * alone (skipped 'interrupted'); a manual lookup, which the analyst asks for on purpose, sends
- * it, and an answer from any source ends the hold. The answers that did come back are never
+ * it, and an answer from any source ends the hold (an unreadable row too: the server answered,
+ * and the row is cached like any answer). The answers that did come back are never
  * lost: they reach the cache before the journal lets go of their call (see sendBulk).
  *
  * Held per quota identity (base URL + key fingerprint): another key or server never paid for it.

@@ -275,7 +275,14 @@ export class LookupService {
           // reputation and the cache merges the kept details back in.
           promise = this.detailed.pending(ip) ?? this.batcher.enqueue(ip, options.priority);
         }
-        pending.push(promise.then((result) => answer(ip, result)));
+        pending.push(
+          promise.then((result) => {
+            answer(ip, result);
+            // The server answered it (even with a row we cannot read, now cached): a hold from
+            // a stopped worker's call is over, whichever path (bulk or detailed) asked.
+            if (this.cache.fresh(ip, false)) this.journal.answered(ip);
+          }),
+        );
       }
       markQueued();
       await Promise.all(pending);
@@ -499,9 +506,9 @@ export class LookupService {
       const result = await sendBulk(this.calls, ips, entry.written);
       if (result.kind === 'done') {
         await this.cache.persisted();
-        answered = [...result.outcomes.values()]
-          .filter((r) => r.status === 'found' || r.status === 'not-found')
-          .map((r) => r.ip);
+        // Every IP the server answered, unreadable rows included: they are cached (and maybe
+        // billed) like the others. Only per-row failures and cleared answers keep their hold.
+        answered = ips.filter((ip) => this.cache.fresh(ip, false) !== undefined);
       }
       return result;
     } finally {

@@ -93,3 +93,46 @@ describe('unreadable bulk rows', () => {
     expect(parseCacheRecord(withoutError)).toBeNull();
   });
 });
+
+/** A journal left by a worker that stopped while its call for GARBLED and GOOD was out. */
+function journalWithOpenCall() {
+  const store = {
+    value: { v: 1, calls: [{ id: 1, identity: 'key-1', ips: [GARBLED, GOOD] }], interrupted: [] } as unknown,
+    load: async () => structuredClone(store.value),
+    save: async (value: unknown) => void (store.value = structuredClone(value)),
+  };
+  return store;
+}
+
+const heldIn = (stored: unknown) => ((stored as { interrupted: [string, string][] }).interrupted ?? []).map(([ip]) => ip);
+
+describe('a manual lookup of an IP held as interrupted', () => {
+  it('that gets an unreadable row ends the hold: once the row expires, automatic lookups ask again', async () => {
+    const journalStore = journalWithOpenCall();
+    const client = new GarblingClient();
+    const h = createHarness({ client, policy: { ttlNotFoundMinutes: 30 }, extra: { journalStore } });
+    const [held] = await h.settle(h.service.lookup([GARBLED], { priority: 'visible' }));
+    expect(held).toMatchObject({ status: 'skipped', reason: 'interrupted' });
+
+    const [manual] = await h.settle(h.service.lookup([GARBLED], { priority: 'manual' }));
+    expect(manual).toMatchObject({ status: 'error', error: { kind: 'bad-response' } });
+    await h.settle(h.service.whenIdle());
+    // Written down too, so a restarted worker does not hold it either.
+    expect(heldIn(journalStore.value)).not.toContain(GARBLED);
+
+    await h.clock.advance(31 * MINUTE);
+    client.garble = false;
+    const [later] = await h.settle(h.service.lookup([GARBLED], { priority: 'visible' }));
+    expect(later?.status).toBe('found');
+    expect(client.bulkCalls).toEqual([[GARBLED], [GARBLED]]);
+  });
+
+  it('that gets a detailed answer ends the hold as well; an IP still unanswered stays held', async () => {
+    const journalStore = journalWithOpenCall();
+    const h = createHarness({ client: new GarblingClient(), extra: { journalStore } });
+    const [detailed] = await h.settle(h.service.lookup([GOOD], { priority: 'manual', detailed: true }));
+    expect(detailed?.status).toBe('found');
+    await h.settle(h.service.whenIdle());
+    expect(heldIn(journalStore.value)).toEqual([GARBLED]);
+  });
+});
