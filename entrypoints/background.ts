@@ -8,6 +8,7 @@ import { createDisplayHandlers } from '@/lib/background/display-handlers';
 import { FrameAsks } from '@/lib/background/frame-asks';
 import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
+import { sessionValue } from '@/lib/background/session-value';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
 import { createRouter } from '@/lib/message-router';
@@ -17,7 +18,7 @@ export default defineBackground(() => {
   // First, before anything else runs: the key in storage.local is for our pages and worker only.
   void restrictToTrustedContexts(browser.storage.local);
   // What each frame was told: lookups note it, page summaries are checked against it.
-  const frameAsks = new FrameAsks();
+  const frameAsks = new FrameAsks({ store: sessionValue(browser.storage.session, 'frameAsks') });
   const lookupHandlers = createLookupHandlers({}, { frameAsks });
   const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks });
   const displayHandlers = createDisplayHandlers();

@@ -14,6 +14,16 @@ export interface SenderInfo {
   tab?: { id?: number; url?: string };
   frameId?: number;
   documentId?: string;
+  /** Chromium's `active` / `prerender` / `cached` (bfcache); absent in Firefox. */
+  documentLifecycle?: string;
+}
+
+/**
+ * A handler's refusal of a well-formed message from an allowed sender (a trust rule said no):
+ * answered as a `forbidden` Reply carrying this sentence, which the UI shows as it is.
+ */
+export class Refusal extends Error {
+  override readonly name = 'Refusal';
 }
 
 export type Handlers<T extends MessageType> = {
@@ -55,6 +65,7 @@ export function createRouter<T extends MessageType>(handlers: Handlers<T>, opts:
       return { ok: true, value: await handler(payload, sender) };
     } catch (error) {
       if (error instanceof ApiError) return { ok: false, error: error.toJSON() };
+      if (error instanceof Refusal) return { ok: false, error: { kind: 'forbidden', message: error.message } };
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, error: { kind: 'internal', message } };
     }

@@ -13,6 +13,7 @@ import { clientFromSettings } from './client-from-settings';
 import { systemClock } from '../lookup/clock';
 import type { LookupResult } from '../lookup/types';
 import { DetailRate } from './detail-rate';
+import { browserTabInFront, checkDetailedAsk, frameOf } from './detail-trust';
 import { FrameAsks } from './frame-asks';
 import { storageLedgerStore } from './quota-ledger-storage';
 import { sessionValue } from './session-value';
@@ -63,11 +64,8 @@ export interface LookupHandlerDeps {
   /** Where the answers each frame was given are noted (the page handlers check summaries against it). */
   frameAsks?: FrameAsks;
   detailRate?: DetailRate;
-}
-
-/** The frame a content script message came from. */
-function frameOf(sender: SenderInfo) {
-  return { tabId: sender.tab?.id ?? -1, frameId: sender.frameId ?? 0, documentId: sender.documentId ?? '' };
+  /** Whether a tab is the active tab of the last-focused window (detail-trust.ts). */
+  tabInFront?: (tabId: number) => Promise<boolean>;
 }
 
 const browserTabUrl = async (tabId: number) => (await browser.tabs.get(tabId)).url;
@@ -80,7 +78,11 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
   const tabUrl = deps.tabUrl ?? browserTabUrl;
   const askAgain = deps.askAgain ?? browserAskAgain;
   const frameAsks = deps.frameAsks ?? new FrameAsks();
-  const detailRate = deps.detailRate ?? new DetailRate({ clock: overrides.clock ?? systemClock });
+  const detailTrust = {
+    frameAsks,
+    rate: deps.detailRate ?? new DetailRate({ clock: overrides.clock ?? systemClock }),
+    tabInFront: deps.tabInFront ?? browserTabInFront(browser),
+  };
   const told = (sender: SenderInfo, results: LookupResult[]) => {
     frameAsks.note(frameOf(sender), results);
     return results;
@@ -127,11 +129,15 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
       await askAgain(tabId).catch(() => undefined);
       return usage;
     },
-    'cs:lookup': async ({ ips, priority }, sender) =>
-      told(sender, await service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) })),
+    'cs:lookup': async ({ ips, priority }, sender) => {
+      await frameAsks.ready();
+      // Noted as it arrives: the card's Details may follow before the answers.
+      frameAsks.noteAsked(frameOf(sender), ips);
+      return told(sender, await service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) }));
+    },
     'cs:lookup-detailed': async ({ ip }, sender) => {
-      // One unit each, past the page cap: limited per tab (a page cannot prove a click).
-      detailRate.take(sender.tab?.id ?? -1);
+      // One unit each, past the page cap: only what the browser attests lets it through.
+      await checkDetailedAsk(sender, ip, detailTrust);
       const [result] = await service.lookup([ip], { priority: 'manual', detailed: true });
       // lookup() answers every input; the fallback only satisfies the type checker.
       const answer: LookupResult = result ?? { ip, status: 'skipped', reason: 'invalid' };

@@ -112,6 +112,7 @@ export function createPageHandlers(deps: PageHandlerDeps) {
       if (typeof tabId === 'number') {
         const frame = { tabId, frameId: sender.frameId ?? 0, documentId: sender.documentId ?? '' };
         // Only IPs this frame was given a reputation for: a frame cannot set the badge at will.
+        await frameAsks.ready();
         await badge.report(tabId, frame.frameId, frame.documentId, riskyIps, (ip) => frameAsks.wasTold(frame, ip));
       }
       return { ok: true as const };

@@ -236,6 +236,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
 
 function describeReplyError(error: ReplyError): string {
   const d = describeError(error);
+  // A trust rule's refusal says what to do instead (see lib/background/detail-trust.ts).
+  if (error.kind === 'forbidden' && error.message) return `${d.title}: ${error.message}`;
   return `${d.title}: ${d.message}`;
 }
 

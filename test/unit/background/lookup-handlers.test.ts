@@ -6,7 +6,11 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ApiError } from '@/lib/api/errors';
+import { FrameAsks } from '@/lib/background/frame-asks';
 import { capKeyOf, createLookupHandlers } from '@/lib/background/lookup-handlers';
+import { sessionValue } from '@/lib/background/session-value';
+import { createRouter } from '@/lib/message-router';
+import { parseEnvelope } from '@/lib/messaging';
 import { createIdbCacheStore } from '@/lib/lookup/idb-cache-store';
 import { DEFAULT_LOOKUP_POLICY, saveSettings } from '@/lib/settings';
 import { DEMO_KEY, EXPIRED_KEY } from '../../sim/keys';
@@ -45,11 +49,17 @@ function startHandlers(overrides: Parameters<typeof createLookupHandlers>[0], de
   return built;
 }
 
-function build() {
+function build(extra: Parameters<typeof createLookupHandlers>[1] = {}) {
   const askedAgain: number[] = [];
   const built = startHandlers(
     { cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) },
-    { tabUrl: async () => 'https://siem.example/alerts', askAgain: async (tabId) => void askedAgain.push(tabId) },
+    {
+      tabUrl: async () => 'https://siem.example/alerts',
+      askAgain: async (tabId) => void askedAgain.push(tabId),
+      // Every tab is in front unless a test says otherwise (detail-trust.ts, rule 2).
+      tabInFront: async () => true,
+      ...extra,
+    },
   );
   return { ...built, askedAgain };
 }
@@ -123,6 +133,7 @@ describe('lookup handlers', () => {
 
   it('cs:lookup-detailed returns one detailed result', async () => {
     const { handlers } = build();
+    await handlers['cs:lookup']({ ips: ['185.220.101.1'], priority: 'visible' }, page(1));
     const result = await handlers['cs:lookup-detailed']({ ip: '185.220.101.1' }, page(1));
     expect(result.status).toBe('found');
     expect(result.status === 'found' && result.data.ipInfo).toBeTruthy();
@@ -131,6 +142,9 @@ describe('lookup handlers', () => {
 
   it('cs:lookup-detailed is rate-limited per tab with a clear error; other tabs keep their allowance', async () => {
     const { handlers } = build();
+    const ips = [...Array.from({ length: 10 }, (_, i) => `23.20.0.${i}`), '23.20.0.99'];
+    await handlers['cs:lookup']({ ips, priority: 'visible' }, page(1));
+    await handlers['cs:lookup']({ ips, priority: 'visible' }, page(2));
     for (let i = 0; i < 10; i++) await handlers['cs:lookup-detailed']({ ip: `23.20.0.${i}` }, page(1));
     await expect(handlers['cs:lookup-detailed']({ ip: '23.20.0.99' }, page(1))).rejects.toMatchObject({
       kind: 'rate-limited',
@@ -203,6 +217,55 @@ describe('lookup handlers across settings changes and restarts', () => {
     const restarted = startHandlers({ cacheStore: createIdbCacheStore({ name: cacheDb }) });
     await restarted.handlers['ui:lookup']({ ips: ['185.220.101.1'] }, popup);
     expect(bulkCalls(mirror)).toBe(1);
+  });
+
+  describe('cs:lookup-detailed spends only on what the browser attests (detail-trust.ts)', () => {
+    const EXT = { extensionId: 'ext', extensionOrigin: 'chrome-extension://ext/', parse: parseEnvelope };
+    const singles = () => sim.requestLog.filter((e) => e.path === '/checkIP').length;
+    const detailedOf = (route: ReturnType<typeof createRouter>, ip: string, sender: object) =>
+      route({ type: 'cs:lookup-detailed', payload: { ip } }, sender as never);
+    const sessionFrames = () => new FrameAsks({ store: sessionValue(fakeBrowser.storage.session, 'frameAsks') });
+
+    it('refuses a tab that is not in front, an IP the frame never asked, another frame and a cached page', async () => {
+      const { handlers } = build({ tabInFront: async (tabId) => tabId === 1 });
+      const route = createRouter(handlers, EXT);
+      await handlers['cs:lookup']({ ips: ['185.220.101.1'], priority: 'visible' }, page(1));
+      await handlers['cs:lookup']({ ips: ['185.220.101.1'], priority: 'visible' }, page(2));
+      const before = singles();
+      const refusals = [
+        [await detailedOf(route, '185.220.101.1', page(2)), /tab in front/],
+        [await detailedOf(route, '45.33.32.156', page(1)), /addresses this page showed; look 45\.33\.32\.156 up in the popup/],
+        [await detailedOf(route, '185.220.101.1', page(1, 'other-doc')), /addresses this page showed/],
+        [await detailedOf(route, '185.220.101.1', page(1, 'doc', 2)), /addresses this page showed/],
+        [await detailedOf(route, '185.220.101.1', { ...page(1), documentLifecycle: 'prerender' }), /page on screen/],
+      ] as const;
+      for (const [reply, message] of refusals) expect(reply).toMatchObject({ ok: false, error: { kind: 'forbidden', message: expect.stringMatching(message) } });
+      expect(singles()).toBe(before);
+      // The same IP from the frame that asked it, in the tab in front: one call, defanged or not.
+      expect(await detailedOf(route, '185.220.101[.]1', { ...page(1), documentLifecycle: 'active' })).toMatchObject({ ok: true, value: { status: 'found' } });
+      expect(singles()).toBe(before + 1);
+    });
+
+    it('refusals spend none of the tab allowance', async () => {
+      let inFront = false;
+      const { handlers } = build({ tabInFront: async () => inFront });
+      const ips = Array.from({ length: 10 }, (_, i) => `23.21.0.${i}`);
+      await handlers['cs:lookup']({ ips, priority: 'visible' }, page(1));
+      for (const ip of ips) await expect(handlers['cs:lookup-detailed']({ ip }, page(1))).rejects.toThrow(/tab in front/);
+      inFront = true;
+      for (const ip of ips) expect((await handlers['cs:lookup-detailed']({ ip }, page(1))).status).not.toBe('error');
+    });
+
+    it('what a frame asked outlives a worker restart through storage.session', async () => {
+      const first = build({ frameAsks: sessionFrames() });
+      await first.handlers['cs:lookup']({ ips: ['185.220.101.1'], priority: 'visible' }, page(1));
+      await first.service.whenIdle();
+      // The worker stops (its memory is gone) before the analyst clicks Details.
+      await vi.waitFor(async () => expect((await fakeBrowser.storage.session.get('frameAsks')).frameAsks).toBeTruthy());
+      const restarted = build({ frameAsks: sessionFrames() });
+      expect((await restarted.handlers['cs:lookup-detailed']({ ip: '185.220.101.1' }, page(1))).status).toBe('found');
+      await expect(restarted.handlers['cs:lookup-detailed']({ ip: '185.220.101.1' }, page(1, 'reloaded'))).rejects.toThrow(/addresses this page showed/);
+    });
   });
 
   it('per-page counts outlive a worker restart through storage.session', async () => {

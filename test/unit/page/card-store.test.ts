@@ -110,6 +110,15 @@ describe('card store', () => {
     expect(lens.put).toHaveLength(1);
   });
 
+  it('shows the background refusal of Details in its own words (what to do instead)', async () => {
+    const surface = fakeSurface();
+    const message = 'Details are only looked up from the tab in front: click the card again in this tab.';
+    const card = start(fakeLens(), surface, async () => ({ ok: false, error: { kind: 'forbidden', message } }));
+    card.showForSelection('8.8.8.8');
+    last(surface.views).onDetails('8.8.8.8');
+    await vi.waitFor(() => expect(last(surface.views).entries[0]!.details).toEqual({ state: 'error', message: `Request refused: ${message}` }));
+  });
+
   it('drops a detailed answer asked of the previous API server', async () => {
     const lens = fakeLens();
     const surface = fakeSurface();
