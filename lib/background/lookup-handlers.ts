@@ -95,7 +95,10 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
     cacheStore: createIdbCacheStore(),
     ledgerStore: storageLedgerStore,
     pageCapStore: sessionValue(browser.storage.session, 'pageCap'),
+    // A site's day outlives a browser restart (storage.local, our pages and worker only).
+    siteCapStore: sessionValue(browser.storage.local, 'siteDailyCap'),
     journalStore: sessionValue(browser.storage.session, 'callJournal'),
+    recoveryStore: sessionValue(browser.storage.session, 'recoveryWatch'),
     // Open pages show the old server's answers: they forget them and ask again.
     onServerChanged: () => void sendToEveryTab('tab:results-stale', {}),
     // The server answers again after failures: pages re-ask the IPs that failed.

@@ -35,7 +35,7 @@ import { QuotaGuard } from './quota-guard';
 import { costOfError, COST_OF_TEST_KEY } from './quota-costs';
 import type { LedgerStore } from './quota-ledger';
 import { QuotaRefresher } from './quota-refresher';
-import { RecoveryWatch } from './recovery-watch';
+import { RecoveryWatch, type RecoveryStore } from './recovery-watch';
 import { bookLostCall, isLostAnswer } from './lost-answer';
 import { sendBulk } from './send-bulk';
 import { lookupSubnet, type SubnetAnswer } from './subnet-lookup';
@@ -74,6 +74,8 @@ export interface LookupServiceOptions {
   ledgerStore: LedgerStore;
   /** Where the per-page counts outlive the worker; memory only without one. */
   pageCapStore?: PageCapStore;
+  /** Where the sites' daily counts outlive the browser (storage.local); in `pageCapStore` without one. */
+  siteCapStore?: PageCapStore;
   /** Where the bulk calls in flight outlive the worker (see call-journal.ts); memory only without one. */
   journalStore?: CallJournalStore;
   clock?: Clock;
@@ -108,6 +110,8 @@ export interface LookupServiceOptions {
    */
   onRecovered?: () => void;
   recoveryProbeMs?: { baseMs: number; maxMs: number };
+  /** Where "lookups are failing" and the probe's back-off outlive the worker; memory only without one. */
+  recoveryStore?: RecoveryStore;
 }
 
 const MINUTE = 60_000;
@@ -148,6 +152,7 @@ export class LookupService {
   private clientLoad: Promise<void> | null = null;
   private pageCapLoad: Promise<void> | null = null;
   private journalLoad: Promise<void> | null = null;
+  private recoveryLoad: Promise<void> | null = null;
   private forceRefreshOnLoad = false;
   /** Lookups between their start and the moment their IPs are queued (tests wait on it). */
   private preparing = 0;
@@ -182,6 +187,7 @@ export class LookupService {
     this.pageCap = new PageCap(capLimitsOf(this.policy), {
       clock: this.clock,
       ...(options.pageCapStore ? { store: options.pageCapStore } : {}),
+      ...(options.siteCapStore ? { siteStore: options.siteCapStore } : {}),
     });
     this.calls = {
       client: () => this.handle?.client ?? null,
@@ -208,6 +214,7 @@ export class LookupService {
       onRecovered: () => this.options.onRecovered?.(),
       baseMs: options.recoveryProbeMs?.baseMs ?? 5_000,
       maxMs: options.recoveryProbeMs?.maxMs ?? 20_000,
+      ...(options.recoveryStore ? { store: options.recoveryStore } : {}),
     });
     this.batcher = new Batcher<LookupResult>({
       clock: this.clock,
@@ -407,6 +414,7 @@ export class LookupService {
     await this.guard.flush();
     await this.pageCap.flush();
     await this.journal.flush();
+    await this.recovery.flush();
   }
 
   /** Synchronous counters for tests and benchmarks. */
@@ -435,7 +443,9 @@ export class LookupService {
     this.pageCapLoad ??= this.pageCap.restore();
     // Never rejects either: calls a stopped worker left open become interrupted IPs.
     this.journalLoad ??= this.journal.restore();
-    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad]);
+    // Never rejects: a stopped worker's "lookups are failing" and its probing carry on here.
+    this.recoveryLoad ??= this.recovery.restore();
+    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad, this.recoveryLoad]);
   }
 
   private async loadPolicy(): Promise<void> {

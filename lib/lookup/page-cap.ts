@@ -13,7 +13,10 @@
  *
  * IPs the cache answers are free and not counted; an IP counted once in a window is free to
  * ask again in it. The counts outlive the service worker (MV3 stops it after 30 s idle): they
- * are saved a moment after they change and restored before the first lookup. Only numbers are
+ * are saved a moment after they change and restored before the first lookup. The tabs' counts
+ * go to `store` (storage.session: tabs end with the browser); the sites' daily counts go to
+ * `siteStore` when given (storage.local: a browser restart must not reset a site's day, which
+ * ends SITE_DAY_MS after its first lookup). Only numbers are
  * saved, not IPs, so after a restart an IP already counted counts again if the cache cannot
  * answer it, which errs on the side of the quota.
  */
@@ -31,6 +34,7 @@ const MAX_SITES = 500;
 /** How long a write waits for more changes. */
 const SAVE_DELAY_MS = 1_000;
 const STORED_VERSION = 2;
+const SITES_VERSION = 1;
 
 /** Where the counts are kept between worker runs (storage.session in the browser). */
 export interface PageCapStore {
@@ -41,6 +45,8 @@ export interface PageCapStore {
 export interface PageCapOptions {
   clock: Clock;
   store?: PageCapStore;
+  /** Where the sites' daily counts are kept instead of `store` (storage.local in the browser). */
+  siteStore?: PageCapStore;
 }
 
 export interface PageCapLimits {
@@ -88,6 +94,12 @@ const storedSchema = z.object({
   sites: z.array(counterSchema).max(MAX_SITES),
 });
 
+const sitesSchema = z.object({
+  v: z.literal(SITES_VERSION),
+  /** Least recently active first. */
+  sites: z.array(counterSchema).max(MAX_SITES),
+});
+
 const countOf = (c: Counter) => c.restored + c.sent.size;
 
 export class PageCap {
@@ -110,22 +122,28 @@ export class PageCap {
    * rejects: missing or unreadable counts start from zero (at most one more cap's worth).
    */
   async restore(): Promise<void> {
-    let raw: unknown;
-    try {
-      raw = await this.options.store?.load();
-    } catch {
-      return;
-    }
-    const parsed = storedSchema.safeParse(raw);
-    if (!parsed.success) return;
+    const read = async (store: PageCapStore | undefined) => {
+      try {
+        return await store?.load();
+      } catch {
+        return undefined;
+      }
+    };
+    const [raw, rawSites] = await Promise.all([read(this.options.store), read(this.options.siteStore)]);
     const load = (into: MemoryLru<string, Counter>, rows: z.infer<typeof counterSchema>[]) => {
       for (const [key, start, count, extra] of rows) {
         // A key already counted in this run is at least as recent as what was stored.
         if (!into.peek(key)) into.set(key, { start, restored: count, sent: new Set(), extra });
       }
     };
-    load(this.pages, parsed.data.pages);
-    load(this.sites, parsed.data.sites);
+    const parsed = storedSchema.safeParse(raw);
+    if (parsed.success) {
+      load(this.pages, parsed.data.pages);
+      // Sites from `store` only when they live there (or moved from there: an older version).
+      load(this.sites, parsed.data.sites);
+    }
+    const sites = sitesSchema.safeParse(rawSites);
+    if (sites.success) load(this.sites, sites.data.sites);
   }
 
   /**
@@ -223,7 +241,7 @@ export class PageCap {
   }
 
   private scheduleSave(): void {
-    if (!this.options.store || this.saveTimer !== null) return;
+    if ((!this.options.store && !this.options.siteStore) || this.saveTimer !== null) return;
     this.saveTimer = this.options.clock.setTimeout(() => {
       this.saveTimer = null;
       this.save();
@@ -232,10 +250,17 @@ export class PageCap {
 
   /** One write at a time, each of the state at the moment it starts. */
   private save(): void {
-    const store = this.options.store;
-    if (!store) return;
+    const { store, siteStore } = this.options;
+    const pages = rows(this.pages);
+    const sites = rows(this.sites);
     this.saving = this.saving
-      .then(() => store.save({ v: STORED_VERSION, pages: rows(this.pages), sites: rows(this.sites) }))
+      .then(() =>
+        Promise.all([
+          store?.save({ v: STORED_VERSION, pages, sites: siteStore ? [] : sites }),
+          siteStore?.save({ v: SITES_VERSION, sites }),
+        ]),
+      )
+      .then(() => undefined)
       .catch(() => undefined); // a failed write leaves the counts in memory; the next change retries
   }
 }

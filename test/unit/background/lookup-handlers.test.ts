@@ -268,6 +268,19 @@ describe('lookup handlers across settings changes and restarts', () => {
     });
   });
 
+  it('a site\'s daily ceiling outlives a browser restart through storage.local', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 5, siteDailyCap: 3 } });
+    const first = build();
+    await first.handlers['cs:lookup']({ ips: ['23.1.0.1', '23.1.0.2', '23.1.0.3'], priority: 'background' }, page(1));
+    await first.service.whenIdle();
+    // The browser closes: storage.session and the tabs are gone, storage.local stays.
+    await fakeBrowser.storage.session.clear();
+    const restarted = build();
+    const [capped] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.4'], priority: 'background' }, page(7, 'new-doc'));
+    expect(capped).toEqual({ ip: '23.1.0.4', status: 'skipped', reason: 'page-cap' });
+    expect(await restarted.handlers['ui:get-page-cap']({ tabId: 7 }, popup)).toMatchObject({ used: 0, siteUsed: 3, siteCap: 3 });
+  });
+
   it('per-page counts outlive a worker restart through storage.session', async () => {
     await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 2 } });
     const first = build();

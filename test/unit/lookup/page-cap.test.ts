@@ -110,6 +110,30 @@ describe('PageCap', () => {
     expect(after.admit('2|s', ['d', 'e'], 's')).toEqual({ admitted: ['d'], capped: ['e'] });
   });
 
+  it('a site\'s daily count outlives a browser restart in its own store; the tabs\' counts do not', async () => {
+    const clock = createManualClock();
+    const session = memoryStore();
+    const local = memoryStore();
+    const before = new PageCap(limits(3, 4), { clock, store: session, siteStore: local });
+    before.admit('1|s', ['a', 'b', 'c'], 's');
+    await before.flush();
+    expect(local.value).toEqual({ v: 1, sites: [['s', clock.now(), 3, 0]] });
+    expect((session.value as { sites: unknown[] }).sites).toEqual([]);
+
+    // The browser restarts: storage.session is empty, storage.local is not.
+    await clock.advance(2 * PAGE_CAP_WINDOW_MS);
+    const after = new PageCap(limits(3, 4), { clock, store: memoryStore(), siteStore: local });
+    await after.restore();
+    expect(after.admit('1|s', ['d', 'e'], 's')).toEqual({ admitted: ['d'], capped: ['e'] });
+    expect(after.usage('1|s', 's')).toMatchObject({ used: 1, siteUsed: 4, siteCap: 4 });
+
+    // The site's day ends a day after its first lookup, restart or not.
+    await clock.advance(SITE_DAY_MS);
+    const nextDay = new PageCap(limits(3, 4), { clock, store: memoryStore(), siteStore: local });
+    await nextDay.restore();
+    expect(nextDay.admit('1|s', ['e', 'f', 'g'], 's').capped).toEqual([]);
+  });
+
   it('keeps at most 500 tabs, stored and in memory, forgetting the least recently active', async () => {
     const clock = createManualClock();
     const store = memoryStore();
