@@ -22,7 +22,7 @@ export default defineBackground(() => {
   const lookupHandlers = createLookupHandlers({}, { frameAsks });
   const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks });
   const displayHandlers = createDisplayHandlers();
-  const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service });
+  const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service, frameAsks });
   const route = createRouter(
     { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },

@@ -62,6 +62,11 @@ export const messageSchemas = {
   'cs:get-display-settings': z.object({}).strict(),
   /** The hover card's code, injected into the asking frame at its first hover. */
   'cs:load-card': z.object({}).strict(),
+  /**
+   * The card's "Check 203.0.113.0/24": free. The background opens the popup page with the block,
+   * where the analyst sees its cost and the quota left and confirms (the paid call is a ui:*).
+   */
+  'cs:open-subnet-check': z.object({ cidr: z.string().min(3).max(64) }).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(MAX_SHOW_LOOKUP_TEXT) }).strict(),
@@ -104,6 +109,7 @@ export interface MessageReplies {
   'cs:page-summary': { ok: true };
   'cs:get-display-settings': DisplaySettings;
   'cs:load-card': { loaded: true };
+  'cs:open-subnet-check': { opened: true };
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   /** `limited`: the page was past its limits (too many IPs): only what is on screen is marked. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean; limited?: boolean };

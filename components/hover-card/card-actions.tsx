@@ -1,6 +1,7 @@
 /**
  * The buttons under a card's reputation: "Details" (a detailed lookup that costs one API
- * request, so the button says so) and "Copy IP".
+ * request, so the button says so), "Copy IP", and "Check 203.0.113.0/24", which opens the
+ * extension's subnet check where the analyst sees the cost and the quota left and confirms.
  */
 import type { LookupResult } from '@/lib/lookup/types';
 import type { DetailsState } from '@/lib/page/card-store';
@@ -20,10 +21,15 @@ export interface CardActionsProps {
   copied: boolean;
   onDetails: () => void;
   onCopy: () => void;
+  /** The /24 (/120) that holds the IP; null: no subnet check offered. */
+  block?: string | null;
+  blockError?: string | null;
+  onCheckBlock?: () => void;
 }
 
-export function CardActions({ ip, result, details, copied, onDetails, onCopy }: CardActionsProps) {
+export function CardActions({ ip, result, details, copied, onDetails, onCopy, block, blockError, onCheckBlock }: CardActionsProps) {
   const costId = `cost-${ip.replace(/[^0-9a-f]/gi, '-')}`;
+  const blockCostId = `block-cost-${ip.replace(/[^0-9a-f]/gi, '-')}`;
   return (
     <>
       {canAskDetails(result) && (
@@ -39,6 +45,21 @@ export function CardActions({ ip, result, details, copied, onDetails, onCopy }: 
       <button type="button" class="copy" onClick={onCopy}>
         {copied ? 'Copied' : 'Copy IP'}
       </button>
+      {block && onCheckBlock && (
+        <>
+          <button type="button" class="check-block" onClick={onCheckBlock} aria-describedby={blockCostId}>
+            Check {block}
+          </button>
+          <span class="cost" id={blockCostId}>
+            Up to 256 API requests (1 per address found); the extension shows the cost and the quota left before you confirm
+          </span>
+        </>
+      )}
+      {blockError && (
+        <p class="status error" role="alert">
+          {blockError}
+        </p>
+      )}
       {details.state === 'error' && (
         <p class="status error" role="alert">
           {details.message}

@@ -10,7 +10,7 @@ import { IpView } from './ip-view';
 /** What to show and what the buttons do: the store's view (lib/page/card-store.ts). */
 export type HoverCardProps = CardView;
 
-export function HoverCard({ entries, title, thresholds, onDetails, onCopy, onClose }: HoverCardProps) {
+export function HoverCard({ entries, title, thresholds, onDetails, onCopy, onCheckBlock, onClose }: HoverCardProps) {
   const single = entries.length === 1 && !title;
   const label = single ? `IP reputation: ${entries[0]!.ip}` : (title ?? 'IP reputation');
   return (
@@ -32,6 +32,9 @@ export function HoverCard({ entries, title, thresholds, onDetails, onCopy, onClo
               copied={e.copied}
               onDetails={() => onDetails(e.ip)}
               onCopy={() => onCopy(e.ip)}
+              block={e.block}
+              blockError={e.blockError}
+              onCheckBlock={() => onCheckBlock(e.ip)}
             />
           </IpView>
         ))}

@@ -17,6 +17,11 @@ export async function lookupDetailed(ip: string): Promise<Reply<LookupResult>> {
   return sendToBackground('cs:lookup-detailed', { ip });
 }
 
+/** The card's "Check 203.0.113.0/24": free; the background opens the extension page that asks for confirmation. */
+export function openSubnetCheck(cidr: string): Promise<Reply<{ opened: true }>> {
+  return sendToBackground('cs:open-subnet-check', { cidr });
+}
+
 export function sendSummary(riskyIps: string[]): void {
   void sendToBackground('cs:page-summary', { riskyIps });
 }

@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { browser } from 'wxt/browser';
 import { createBrowserServices } from '@/lib/ui/shared/browser-services';
 import { createPopupStores } from '@/lib/ui/popup/popup-stores';
+import { subnetFromSearch } from '@/lib/ui/popup/subnet-store';
 import { ServicesContext } from '@/lib/ui/shared/services-context';
 import { localStatusMemo } from '@/lib/ui/shared/status-memo';
 import { PopupApp } from './popup-app';
@@ -26,4 +27,8 @@ render(
   document.getElementById('app')!,
 );
 // The lookup command (_execute_action) opens the popup to type an IP: be ready for it.
-document.getElementById('lookup-input')?.focus();
+const lookupInput = document.getElementById('lookup-input') as HTMLTextAreaElement | null;
+lookupInput?.focus();
+// Opened by a card's "Check this /24": the block is offered with its cost, for the analyst to confirm.
+const askedBlock = subnetFromSearch(location.search);
+if (askedBlock && stores.subnet.offerFor(askedBlock) && lookupInput) lookupInput.value = askedBlock;

@@ -14,6 +14,8 @@ export interface DetailRateOptions {
   burst?: number;
   /** One more allowed after this long. Default 6 s (10 a minute). */
   refillMs?: number;
+  /** What is limited, for the refusal's sentence. Default "detailed lookups". */
+  label?: string;
 }
 
 export class DetailRate {
@@ -36,7 +38,7 @@ export class DetailRate {
       this.tabs.set(tabId, { tokens: refilled, at: now });
       throw new ApiError({
         kind: 'rate-limited',
-        message: `Too many detailed lookups from this tab (at most ${this.burst} at once, then one every ${Math.round(this.refillMs / 1000)} s). Try again in ${Math.ceil(waitMs / 1000)} s.`,
+        message: `Too many ${this.options.label ?? 'detailed lookups'} from this tab (at most ${this.burst} at once, then one every ${Math.round(this.refillMs / 1000)} s). Try again in ${Math.ceil(waitMs / 1000)} s.`,
         retryAfterMs: waitMs,
       });
     }

@@ -128,6 +128,14 @@ export class FrameAsks {
     return this.frames.get(keyOf(frame))?.asked.has(canonical(ip)) ?? false;
   }
 
+  /** Whether the frame asked about any IP that `matches` (e.g. one inside a block). */
+  askedAny(frame: FrameRef, matches: (ip: string) => boolean): boolean {
+    const asked = this.frames.get(keyOf(frame))?.asked;
+    if (!asked) return false;
+    for (const ip of asked) if (matches(ip)) return true;
+    return false;
+  }
+
   /** Writes a pending change now and resolves when it has landed (tests). */
   async flush(): Promise<void> {
     if (this.saveTimer !== null) {

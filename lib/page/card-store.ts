@@ -6,6 +6,7 @@
  * only through a `CardSurface` (components/hover-card/card-mount.tsx: Preact, the shadow
  * host, Floating UI). Loaded with the card's lazily injected bundle, not the content script.
  */
+import { API_MAX_BLOCK, blockOf } from '@/lib/ip/cidr-block';
 import type { IpMatch } from '@/lib/ip/types';
 import type { LookupResult } from '@/lib/lookup/types';
 import type { Reply, ReplyError } from '@/lib/protocol';
@@ -33,6 +34,8 @@ export interface CardStoreDeps {
   findIps: (text: string) => IpMatch[];
   /** `cs:lookup-detailed`: one IP with ipInfo. */
   lookupDetailed: (ip: string) => Promise<Reply<LookupResult>>;
+  /** `cs:open-subnet-check`: the background opens the popup page, where the analyst confirms the cost. */
+  openSubnetCheck?: (cidr: string) => Promise<Reply<{ opened: true }>>;
   signal: AbortSignal;
   hoverTiming?: { restMs?: number; openDelayMs?: number; closeDelayMs?: number };
   /** Where the pointer rests as the card starts (see createLazyCard). */
@@ -46,6 +49,10 @@ export interface CardEntry {
   result: LookupResult | undefined;
   details: DetailsState;
   copied: boolean;
+  /** The largest block the API scans that holds the IP (/24, /120), offered as a subnet check. */
+  block: string | null;
+  /** Why opening the subnet check failed, if it did. */
+  blockError: string | null;
 }
 
 /** What the card shows, and what its buttons do. */
@@ -56,6 +63,8 @@ export interface CardView {
   thresholds: SeverityThresholds;
   onDetails: (ip: string) => void;
   onCopy: (ip: string) => void;
+  /** Opens the subnet check of the entry's block in the extension (nothing is paid from the page). */
+  onCheckBlock: (ip: string) => void;
   onClose: () => void;
 }
 
@@ -94,6 +103,12 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
   let mode: CardMode | null = null;
   const details = new Map<string, DetailsState>();
   const copied = new Set<string>();
+  const blockErrors = new Map<string, string>();
+  const blockOfIp = (ip: string) => {
+    if (!deps.openSubnetCheck) return null;
+    const block = blockOf(ip, API_MAX_BLOCK[ip.includes(':') ? 6 : 4]);
+    return block ? block.cidr : null;
+  };
 
   const intent = createHoverIntent<Occurrence>({
     target: doc,
@@ -124,6 +139,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       result: lens.resultOf(ip),
       details: details.get(ip) ?? { state: 'idle' },
       copied: copied.has(ip),
+      block: blockOfIp(ip),
+      blockError: blockErrors.get(ip) ?? null,
     }));
   }
 
@@ -135,6 +152,7 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       thresholds: lens.thresholds,
       onDetails: (ip) => void askDetails(ip),
       onCopy: (ip) => void copy(ip),
+      onCheckBlock: (ip) => void checkBlock(ip),
       onClose: () => close(),
     });
   }
@@ -143,6 +161,7 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
     mode = next;
     details.clear();
     copied.clear();
+    blockErrors.clear();
     surface.attach();
     paint();
     surface.place(next, () => queueMicrotask(() => mode === next && close()));
@@ -178,6 +197,15 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       details.set(ip, { state: 'idle' });
       lens.putResult(reply.value);
     }
+    paint();
+  }
+
+  async function checkBlock(ip: string): Promise<void> {
+    const cidr = blockOfIp(ip);
+    if (!cidr || !deps.openSubnetCheck) return;
+    blockErrors.delete(ip);
+    const reply = await deps.openSubnetCheck(cidr);
+    if (!reply.ok) blockErrors.set(ip, describeReplyError(reply.error));
     paint();
   }
 

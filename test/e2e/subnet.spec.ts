@@ -8,7 +8,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { DEMO_KEY } from '../sim/keys';
 import { expect, test } from './fixtures';
-import { configure, highlightSizes, markedIps, markedTexts, pageUrl, usePageSimulator } from './page-support';
+import { clickCardButton, configure, highlightSizes, hoverIp, markedIps, markedTexts, pageUrl, readCard, usePageSimulator } from './page-support';
 import { extensionUrl } from './ui-helpers';
 
 const env = usePageSimulator({ scanLoopback: true });
@@ -97,4 +97,36 @@ test('a block above /24 is refused with the documented limit and an offer to che
   await popup.getByRole('button', { name: 'Check 185.220.101.0/24' }).click();
   await expect(popup.getByText(/^185\.220\.101\.0\/24: found \d+ of 254 addresses/)).toBeVisible();
   expect(env.sim.requestLog.slice(logStart).filter((e) => e.path === '/checkSubnet').map((e) => e.status)).toEqual([200]);
+});
+
+test('the hover card offers the /24 of an IP; the extension shows cost and quota, and only its confirmation pays', async ({ context, extensionId }) => {
+  await configure(context, extensionId, env.sim, DEMO_KEY);
+  await turnAutomaticOff(context, extensionId);
+  const logStart = env.sim.requestLog.length;
+  const page = await context.newPage();
+  await page.goto(pageUrl(env.sim, 'subnet-report.html'));
+  await expect.poll(() => markedIps(page, 'skipped')).toContain('185.220.101.1');
+  const cdp = await context.newCDPSession(page);
+
+  await hoverIp(page, '185.220.101.1');
+  await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('Check 185.220.101.0/24');
+  expect((await readCard(cdp))!.text).toContain('Up to 256 API requests (1 per address found)');
+  const opened = context.waitForEvent('page');
+  await clickCardButton(page, cdp, /^Check 185\.220\.101\.0\/24$/);
+  const confirm = await opened;
+  await confirm.waitForLoadState();
+  expect(confirm.url()).toMatch(new RegExp(`^${extensionUrl(extensionId, 'popup.html')}\\?tab=\\d+&subnet=185\\.220\\.101\\.0%2F24$`));
+  await expect(confirm.getByText('185.220.101.0/24 is a block of IPv4 addresses')).toBeVisible();
+  await expect(confirm.getByText('Costs 1 request per IP found in the database: at most 256 for this block.')).toBeVisible();
+  await expect(confirm.getByText(/^Quota left: [\d,]+ of [\d,]+\.$/)).toBeVisible();
+  // Opening the offer paid nothing.
+  expect(env.sim.requestLog.slice(logStart).filter((e) => e.path === '/checkSubnet')).toHaveLength(0);
+
+  await confirm.getByRole('button', { name: 'Check 185.220.101.0/24' }).click();
+  await expect(confirm.getByText(/^185\.220\.101\.0\/24: found \d+ of 254 addresses/)).toBeVisible();
+  expect(env.sim.requestLog.slice(logStart).filter((e) => e.path === '/checkSubnet').map((e) => e.status)).toEqual([200]);
+  // The page's marks follow from the cache.
+  await expect.poll(() => markedIps(page, 'critical')).toEqual(['185.220.101.1']);
+  await expect.poll(() => markedIps(page, 'high')).toEqual(['185.220.101.4']);
+  expect(env.sim.requestLog.slice(logStart).filter((e) => e.path === '/checkSubnet')).toHaveLength(1);
 });

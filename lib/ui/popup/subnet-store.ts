@@ -27,6 +27,15 @@ export function tooLargeMessage(block: CidrBlock): string {
   return `${block.cidr} is larger than ${apiLimitLabel(block.version)}: the API scans at most 256 addresses per request.`;
 }
 
+/**
+ * `?subnet=203.0.113.0/24`: the hover card's "Check this /24", opened by the background in a
+ * tab. Only a block is taken (offered, never checked: the analyst confirms here); null otherwise.
+ */
+export function subnetFromSearch(search: string): string | null {
+  const asked = new URLSearchParams(search).get('subnet');
+  return asked && parseCidrInput(asked) ? asked.trim() : null;
+}
+
 export function createSubnetStore(services: Pick<UiServices, 'send'>) {
   const state = signal<SubnetState>({ phase: 'idle' });
   let latest = 0;

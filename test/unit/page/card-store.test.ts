@@ -119,6 +119,28 @@ describe('card store', () => {
     await vi.waitFor(() => expect(last(surface.views).entries[0]!.details).toEqual({ state: 'error', message: `Request refused: ${message}` }));
   });
 
+  it('offers the /24 (/120) of each IP as a subnet check opened in the extension, and shows a refusal', async () => {
+    const surface = fakeSurface();
+    const openSubnetCheck = vi
+      .fn<(cidr: string) => Promise<Reply<{ opened: true }>>>()
+      .mockResolvedValueOnce({ ok: true, value: { opened: true } })
+      .mockResolvedValueOnce({ ok: false, error: { kind: 'rate-limited', message: 'Too many subnet checks opened from this tab.' } });
+    const abort = new AbortController();
+    aborts.push(abort);
+    const card = createCardStore({ lens: fakeLens(), findIps, lookupDetailed: vi.fn(), openSubnetCheck, signal: abort.signal }, surface);
+    card.showForSelection('185.220.101.7 and 2001:db8::42');
+    expect(last(surface.views).entries.map((e) => e.block)).toEqual(['185.220.101.0/24', '2001:db8::/120']);
+    last(surface.views).onCheckBlock('185.220.101.7');
+    await vi.waitFor(() => expect(openSubnetCheck).toHaveBeenCalledWith('185.220.101.0/24'));
+    expect(last(surface.views).entries[0]!.blockError).toBeNull();
+    last(surface.views).onCheckBlock('2001:db8::42');
+    await vi.waitFor(() => expect(last(surface.views).entries[1]!.blockError).toMatch(/^Too many requests/));
+    // Without the means to open it (no sender given), nothing is offered.
+    const plainSurface = fakeSurface();
+    start(fakeLens(), plainSurface).showForSelection('185.220.101.7');
+    expect(last(plainSurface.views).entries[0]!.block).toBeNull();
+  });
+
   it('drops a detailed answer asked of the previous API server', async () => {
     const lens = fakeLens();
     const surface = fakeSurface();

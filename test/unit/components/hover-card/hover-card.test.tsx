@@ -27,9 +27,17 @@ const xss: LookupResult = {
 function show(entries: CardEntry[], title?: string) {
   const root = document.createElement('div');
   document.body.append(root);
-  const calls = { details: vi.fn(), copy: vi.fn(), close: vi.fn() };
+  const calls = { details: vi.fn(), copy: vi.fn(), close: vi.fn(), checkBlock: vi.fn() };
   render(
-    <HoverCard entries={entries} {...(title ? { title } : {})} thresholds={DEFAULT_THRESHOLDS} onDetails={calls.details} onCopy={calls.copy} onClose={calls.close} />,
+    <HoverCard
+      entries={entries}
+      {...(title ? { title } : {})}
+      thresholds={DEFAULT_THRESHOLDS}
+      onDetails={calls.details}
+      onCopy={calls.copy}
+      onCheckBlock={calls.checkBlock}
+      onClose={calls.close}
+    />,
     root,
   );
   return { root, calls };
@@ -40,6 +48,8 @@ const entry = (ip: string, result?: LookupResult, extra: Partial<CardEntry> = {}
   result,
   details: { state: 'idle' },
   copied: false,
+  block: null,
+  blockError: null,
   ...extra,
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuotaSnapshot } from '@/lib/lookup/types';
 import { subnetCost } from '@/lib/ui/popup/subnet-cost';
-import { createSubnetStore } from '@/lib/ui/popup/subnet-store';
+import { createSubnetStore, subnetFromSearch } from '@/lib/ui/popup/subnet-store';
 import { createFakeServices, ok } from '../fake-services';
 import { found } from '../samples';
 
@@ -67,5 +67,15 @@ describe('subnet store', () => {
     store.offerFor('185.220.101.0/28');
     await store.check();
     expect(store.state.value).toMatchObject({ phase: 'error', block: { cidr: '185.220.101.0/28' }, error: { kind: 'quota-exhausted' } });
+  });
+});
+
+describe('subnetFromSearch (the card opens the popup with ?subnet=)', () => {
+  it('takes a block, and nothing else', () => {
+    expect(subnetFromSearch('?tab=5&subnet=203.0.113.0%2F24')).toBe('203.0.113.0/24');
+    expect(subnetFromSearch('?subnet=2001%3Adb8%3A%3A%2F120')).toBe('2001:db8::/120');
+    expect(subnetFromSearch('?tab=5')).toBeNull();
+    expect(subnetFromSearch('?subnet=203.0.113.7')).toBeNull();
+    expect(subnetFromSearch('?subnet=%3Cscript%3E')).toBeNull();
   });
 });
