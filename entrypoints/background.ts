@@ -13,10 +13,14 @@ import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
 import { createRouter } from '@/lib/message-router';
 import { parseEnvelope } from '@/lib/messaging';
+import { migrateApiKeyStorage } from '@/lib/settings';
 
 export default defineBackground(() => {
   // First, before anything else runs: the key in storage.local is for our pages and worker only.
   void restrictToTrustedContexts(browser.storage.local);
+  // The key itself moves out of storage.local, into the extension's IndexedDB (Firefox content
+  // scripts can read storage.local whatever its access level).
+  void migrateApiKeyStorage();
   // What each frame was told: lookups note it, page summaries are checked against it.
   const frameAsks = new FrameAsks({ store: sessionValue(browser.storage.session, 'frameAsks') });
   const lookupHandlers = createLookupHandlers({}, { frameAsks });

@@ -1,10 +1,13 @@
 /**
  * Every stored setting, defined once: schema (./schema.ts), default (./defaults.ts), version
- * and migrations. Everything lives in storage.local: the API key must never sync to other
- * devices, and the rest is per-browser console configuration.
+ * and migrations. The API key lives in the extension's IndexedDB (./key-store.ts), out of any
+ * content script's reach; the rest is per-browser console configuration in storage.local.
+ * Nothing syncs to other devices.
  */
+import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import { DEFAULT_SETTINGS } from './defaults';
+import { createKeyStore, KEY_REVISION_NAME, LEGACY_KEY_NAMES } from './key-store';
 import { settingsSchema, type SettingKey, type Settings } from './schema';
 
 /** Bump with a migration when a stored shape changes. */
@@ -15,28 +18,39 @@ function settingItem<K extends keyof Settings>(key: K) {
   return storage.defineItem<Settings[K]>(`local:${key}`, { fallback: DEFAULT_SETTINGS[key], version: VERSION });
 }
 
+/** Every setting but the key, which has its own store. */
+type StoredKey = Exclude<SettingKey, 'apiKey'>;
+
 export const settingItems = {
   apiBaseUrl: settingItem('apiBaseUrl'),
-  apiKey: settingItem('apiKey'),
   authHeader: settingItem('authHeader'),
   sitesToScan: settingItem('sitesToScan'),
   lookupPolicy: settingItem('lookupPolicy'),
   thresholds: settingItem('thresholds'),
   markStyle: settingItem('markStyle'),
-} satisfies { [K in keyof Settings]: unknown };
+} satisfies { [K in StoredKey]: unknown };
+
+/** Created on first use: `browser.storage` must exist by then (tests swap it between cases). */
+const keyStore = () => createKeyStore(browser.storage.local);
+
+/** Storage items whose change means the key changed: the revision marker, and a legacy key written by an older version. */
+const keyChangeSignals = [
+  storage.defineItem(`local:${KEY_REVISION_NAME}`),
+  storage.defineItem(`local:${LEGACY_KEY_NAMES[0]}`),
+];
 
 /**
  * Reads one setting and validates it; a value that no longer fits its schema (hand-edited
  * storage, a bug in an older version) falls back to the default instead of breaking the UI.
  */
 export async function getSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
-  const raw: unknown = await settingItems[key].getValue();
+  const raw: unknown = key === 'apiKey' ? await keyStore().read() : await settingItems[key as StoredKey].getValue();
   const parsed = settingsSchema.shape[key].safeParse(raw);
   return parsed.success ? (parsed.data as Settings[K]) : DEFAULT_SETTINGS[key];
 }
 
 export async function getSettings(): Promise<Settings> {
-  const keys = Object.keys(settingItems) as SettingKey[];
+  const keys = [...(Object.keys(settingItems) as StoredKey[]), 'apiKey'] as SettingKey[];
   const values = await Promise.all(keys.map((k) => getSetting(k)));
   return Object.fromEntries(keys.map((k, i) => [k, values[i]])) as Settings;
 }
@@ -48,7 +62,9 @@ export async function getSettings(): Promise<Settings> {
 export async function saveSettings(patch: Partial<Settings>): Promise<Settings> {
   const current = await getSettings();
   const next = settingsSchema.parse({ ...current, ...patch });
-  const keys = Object.keys(patch) as SettingKey[];
+  const keys = (Object.keys(patch) as SettingKey[]).filter((k): k is StoredKey => k !== 'apiKey');
+  // The key first: a failed key write leaves the other fields of the save unwritten too.
+  if ('apiKey' in patch) await keyStore().write(next.apiKey);
   await storage.setItems(
     keys.map((k) => ({ item: settingItems[k] as never, value: next[k] as never })),
   );
@@ -56,8 +72,22 @@ export async function saveSettings(patch: Partial<Settings>): Promise<Settings> 
 }
 
 export function watchSettings(callback: (changed: SettingKey[]) => void): () => void {
-  const unwatchers = (Object.keys(settingItems) as SettingKey[]).map((k) =>
-    settingItems[k].watch(() => callback([k])),
-  );
+  const unwatchers = [
+    ...(Object.keys(settingItems) as StoredKey[]).map((k) => settingItems[k].watch(() => callback([k]))),
+    ...keyChangeSignals.map((item) => item.watch(() => callback(['apiKey']))),
+  ];
   return () => unwatchers.forEach((u) => u());
+}
+
+/**
+ * Moves a key left in storage.local by an older version into IndexedDB. The background runs it at
+ * start-up so the old copy is gone before any page loads; every read runs it too, so a worker
+ * stopped halfway finishes the move on its next read. Never rejects: the key stays usable where it is.
+ */
+export async function migrateApiKeyStorage(warn: (message: string) => void = console.warn): Promise<void> {
+  try {
+    await keyStore().migrateLegacyKey();
+  } catch (error) {
+    warn(`The API key stays in storage.local for now: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

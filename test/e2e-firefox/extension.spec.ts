@@ -6,7 +6,7 @@
  * order and build on each other, as a user's session would.
  */
 import path from 'node:path';
-import { DEMO_KEY } from '../sim/keys';
+import { DEMO_KEY, UNLIMITED_KEY } from '../sim/keys';
 import { startSimulator, type Simulator } from '../sim/server';
 import {
   badgeOf,
@@ -20,6 +20,7 @@ import {
   saveApiSettings,
   suspendAndWake,
 } from '../e2e/scenarios/extension-scenarios';
+import { keyMovesOutOfContentScriptsReach } from '../e2e/scenarios/key-store-scenario';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
 import { LAN_HOST } from './firefox';
@@ -90,4 +91,8 @@ test('page: marks in the document, shadow roots, a frame and later rows; the bad
 
 test('background: suspended when idle, woken by a page, answered from the cache with no API call', async ({ firefox }) => {
   await suspendAndWake(new FirefoxDriver(firefox), sim);
+});
+
+test('key: an older version\'s key in storage.local moves to IndexedDB; a content script reading storage.local finds none, and lookups go on', async ({ firefox }) => {
+  await keyMovesOutOfContentScriptsReach(new FirefoxDriver(firefox), sim, UNLIMITED_KEY);
 });

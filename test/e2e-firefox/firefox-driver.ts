@@ -48,11 +48,14 @@ class FirefoxTab implements Tab {
   }
 
   async fill(label: string, value: string): Promise<void> {
-    const handle = await this.page.evaluateHandle((wanted) => {
-      const l = [...document.querySelectorAll('label')].find((x) => x.textContent?.replace(/\s+/g, ' ').trim() === wanted);
-      return (l?.control ?? null) as HTMLInputElement | HTMLTextAreaElement | null;
-    }, label);
-    const field = handle.asElement();
+    const find = () =>
+      this.page.evaluateHandle((wanted) => {
+        const l = [...document.querySelectorAll('label')].find((x) => x.textContent?.replace(/\s+/g, ' ').trim() === wanted);
+        return (l?.control ?? null) as HTMLInputElement | HTMLTextAreaElement | null;
+      }, label);
+    // Wait for it, as Playwright's getByLabel does: a page may still be loading its settings.
+    const handle = await waitUntil(find, (h) => h.asElement() !== null, `a field labelled "${label}"`, 10_000).catch(() => null);
+    const field = handle?.asElement();
     if (!field) throw new Error(`no field labelled "${label}"`);
     // Select the old text so typing replaces it, then type for real (input events, as a user).
     await field.evaluate((el) => {
@@ -67,7 +70,7 @@ class FirefoxTab implements Tab {
         el.dispatchEvent(new Event('input', { bubbles: true }));
       }, value);
     } else await field.type(value);
-    await handle.dispose();
+    await handle?.dispose();
   }
 
   async check(label: string): Promise<void> {

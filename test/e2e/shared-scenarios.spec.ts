@@ -3,7 +3,7 @@
  * one description of what a user does, proven in both browsers. The Chromium-only specs next
  * to this one go into more detail.
  */
-import { DEMO_KEY } from '../sim/keys';
+import { DEMO_KEY, UNLIMITED_KEY } from '../sim/keys';
 import { ChromiumDriver } from './chromium-driver';
 import { expect, test } from './fixtures';
 import { configure, usePageSimulator } from './page-support';
@@ -18,6 +18,7 @@ import {
   saveAndVerifyKey,
   suspendAndWake,
 } from './scenarios/extension-scenarios';
+import { keyMovesOutOfContentScriptsReach } from './scenarios/key-store-scenario';
 
 const env = usePageSimulator({ scanLoopback: false });
 
@@ -39,4 +40,5 @@ test('site registration, marks everywhere, the badge, the hover card; the worker
   await hoverCardWithDetails(page, env.sim);
   await page.close();
   await suspendAndWake(driver, env.sim);
+  await keyMovesOutOfContentScriptsReach(driver, env.sim, UNLIMITED_KEY);
 });

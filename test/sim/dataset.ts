@@ -111,6 +111,12 @@ export const FIXTURES = {
     lastAttack: '2025-08-08T08:08:08.000Z', message: 'IP found!', description: '<script>alert(1)</script>',
     ipInfo: { asn: 'AS15133', as_name: '<b onmouseover=alert(2)>Edgecast</b>', as_domain: 'javascript:alert(3)', country_code: 'US', country: 'United States', continent_code: 'NA', continent: 'North America', isp: '"><svg onload=alert(4)>' },
   }),
+  /** Bidi controls in API text: "exe.\u202Elive" would read as "evil.exe" if rendered raw. */
+  bidi: fixture({
+    ip: '194.26.29.113', score: 91, threatLevel: 'CRITICAL', ipRep: 'exe.\u202Elive', totalHits: 202,
+    lastAttack: '2025-10-02T02:02:02.000Z', message: 'IP found!', description: 'Dropper \u2067fdp.exe\u2069 served from here',
+    ipInfo: { asn: 'AS57523', as_name: 'Chang Way \u202ETechnologies', as_domain: 'chang-way.example', country_code: 'HK', country: 'Hong Kong', continent_code: 'AS', continent: 'Asia' },
+  }),
 } satisfies Record<string, ThreatRecord>;
 
 /** Public IPs that are never in the database, whatever the seed. */

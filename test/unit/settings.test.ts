@@ -18,12 +18,6 @@ describe('settings', () => {
     expect(DEFAULT_SETTINGS.lookupPolicy).toMatchObject({ sendPrivate: false, perPageCap: 500, reservePercent: 10, cacheMaxEntries: 50_000 });
   });
 
-  it('keeps the API key in storage.local and never in storage.sync', async () => {
-    await saveSettings({ apiKey: 'secret-key' });
-    expect(await fakeBrowser.storage.local.get('apiKey')).toEqual({ apiKey: 'secret-key' });
-    expect(await fakeBrowser.storage.sync.get(null)).toEqual({});
-  });
-
   it('normalises the base URL and rejects non-http URLs', async () => {
     const saved = await saveSettings({ apiBaseUrl: ' https://proxy.example.org/api/v1/ ' });
     expect(saved.apiBaseUrl).toBe('https://proxy.example.org/api/v1');
