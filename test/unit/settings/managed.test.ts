@@ -86,7 +86,7 @@ describe('managed settings', () => {
   });
 
   it('a managed key is used by the background client and never returned by getSettings', async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ error: true, message: 'x' }), { status: 401 }));
+    const fetch = vi.fn(async (_url: string | URL, _init?: RequestInit) => new Response(JSON.stringify({ error: true, message: 'x' }), { status: 401 }));
     vi.stubGlobal('fetch', fetch);
     try {
       await saveSettings({ apiKey: 'users-own-key' });
@@ -105,7 +105,7 @@ describe('managed settings', () => {
   });
 
   it('proxy mode sends no key at all, even when the user had one', async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ error: true, message: 'x' }), { status: 401 }));
+    const fetch = vi.fn(async (_url: string | URL, _init?: RequestInit) => new Response(JSON.stringify({ error: true, message: 'x' }), { status: 401 }));
     vi.stubGlobal('fetch', fetch);
     try {
       await saveSettings({ apiKey: 'users-own-key' });
