@@ -5,6 +5,7 @@
  * never the key; lookups go to the managed server with the managed key; a popup action cannot
  * change a managed site list.
  */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { DEMO_KEY } from '../sim/keys';
 import { test as base, expect } from './fixtures';
 import { E2E_EXTENSION_DIR } from './chromium';
@@ -14,13 +15,45 @@ import { extensionUrl, useUiSimulator } from './ui-helpers';
 
 const env = useUiSimulator();
 
-/** Every test's profile starts with the organisation's policy (written before the browser starts). */
-const test = base.extend({
-  userDataDir: async ({ userDataDir }, use) => {
-    writeExtensionPolicy(userDataDir, unpackedExtensionId(E2E_EXTENSION_DIR), orgPolicy());
+/** Every test's profile starts with an organisation's policy (written before the browser starts). */
+const test = base.extend<{ policyKind: 'org' | 'proxy' }>({
+  policyKind: ['org', { option: true }],
+  userDataDir: async ({ userDataDir, policyKind }, use) => {
+    writeExtensionPolicy(userDataDir, unpackedExtensionId(E2E_EXTENSION_DIR), policyKind === 'org' ? orgPolicy() : proxyPolicy());
     await use(userDataDir);
   },
 });
+
+/**
+ * The organisation's proxy: adds the key (X-API-Key) and forwards to the simulator. It records
+ * the headers the extension sent, to prove no key left the browser.
+ */
+const proxy = { server: null as Server | null, port: 0, seen: [] as IncomingHttpHeaders[] };
+test.beforeAll(async () => {
+  proxy.server = createServer((req, res) => {
+    proxy.seen.push(req.headers);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers: Record<string, string> = { 'X-API-Key': DEMO_KEY, Accept: 'application/json' };
+      if (req.headers['content-type']) headers['Content-Type'] = req.headers['content-type'];
+      void fetch(`${env.ui.sim.origin}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => proxy.server!.listen(0, '127.0.0.1', resolve));
+  proxy.port = (proxy.server.address() as { port: number }).port;
+});
+test.afterAll(() => new Promise<void>((resolve) => (proxy.server ? proxy.server.close(() => resolve()) : resolve())));
+
+function proxyPolicy(): Record<string, unknown> {
+  const prefix = new URL(env.ui.sim.baseUrl).pathname;
+  return { apiBaseUrl: `http://127.0.0.1:${proxy.port}${prefix}`, proxyAddsKey: true };
+}
 
 /** Built per test: the simulator's port is known only once it runs. */
 function orgPolicy(): Record<string, unknown> {
@@ -75,5 +108,26 @@ test.describe('managed by policy', () => {
     });
     expect(stop.ok).toBe(false);
     expect(stop.error?.message).toContain('Set by your organisation');
+  });
+});
+
+test.describe('a proxy that adds the key', () => {
+  test.use({ policyKind: 'proxy' });
+
+  test('no key leaves the browser, lookups still work, and options says the proxy adds the key', async ({ context, extensionId }) => {
+    proxy.seen = [];
+    const reply = await sendFromExtension(context, extensionId, { type: 'ui:lookup', payload: { ips: ['185.220.101.1'] } });
+    expect(reply.ok).toBe(true);
+    expect(proxy.seen.length).toBeGreaterThan(0);
+    for (const headers of proxy.seen) {
+      expect(headers).not.toHaveProperty('authorization');
+      expect(headers).not.toHaveProperty('x-api-key');
+    }
+    // The simulator saw the proxy's key.
+    expect(env.ui.sim.requestLog.some((e) => e.path.startsWith('/check') && e.key === DEMO_KEY)).toBe(true);
+    const page = await context.newPage();
+    await page.goto(extensionUrl(extensionId, 'options.html'));
+    await expect(page.getByText("Your organisation's proxy adds the key")).toBeVisible();
+    await expect(page.getByLabel('Header mode')).toBeDisabled();
   });
 });
