@@ -16,10 +16,10 @@ import { extensionUrl, useUiSimulator } from './ui-helpers';
 const env = useUiSimulator();
 
 /** Every test's profile starts with an organisation's policy (written before the browser starts). */
-const test = base.extend<{ policyKind: 'org' | 'proxy' }>({
+const test = base.extend<{ policyKind: 'org' | 'proxy' | 'remote' }>({
   policyKind: ['org', { option: true }],
   userDataDir: async ({ userDataDir, policyKind }, use) => {
-    writeExtensionPolicy(userDataDir, unpackedExtensionId(E2E_EXTENSION_DIR), policyKind === 'org' ? orgPolicy() : proxyPolicy());
+    writeExtensionPolicy(userDataDir, unpackedExtensionId(E2E_EXTENSION_DIR), POLICIES[policyKind]());
     await use(userDataDir);
   },
 });
@@ -49,6 +49,13 @@ test.beforeAll(async () => {
   proxy.port = (proxy.server.address() as { port: number }).port;
 });
 test.afterAll(() => new Promise<void>((resolve) => (proxy.server ? proxy.server.close(() => resolve()) : resolve())));
+
+const POLICIES = {
+  org: orgPolicy,
+  proxy: proxyPolicy,
+  // An origin outside the manifest: a policy cannot grant host access, a user's click must.
+  remote: () => ({ apiBaseUrl: 'https://ip-api.corp.example/api/v1', apiKey: DEMO_KEY }),
+};
 
 function proxyPolicy(): Record<string, unknown> {
   const prefix = new URL(env.ui.sim.baseUrl).pathname;
@@ -129,5 +136,17 @@ test.describe('a proxy that adds the key', () => {
     await page.goto(extensionUrl(extensionId, 'options.html'));
     await expect(page.getByText("Your organisation's proxy adds the key")).toBeVisible();
     await expect(page.getByLabel('Header mode')).toBeDisabled();
+  });
+});
+
+test.describe('a managed API origin without host access', () => {
+  test.use({ policyKind: 'remote' });
+
+  test('options offers "Grant access" for it at the top', async ({ context, extensionId }) => {
+    const page = await context.newPage();
+    await page.goto(extensionUrl(extensionId, 'options.html'));
+    await expect(page.getByRole('alert').filter({ hasText: 'has not granted access to https://ip-api.corp.example/*' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Grant access to https://ip-api.corp.example/*' })).toBeVisible();
+    await expect(page.getByLabel('API base URL')).toHaveValue('https://ip-api.corp.example/api/v1');
   });
 });
