@@ -48,10 +48,18 @@ class FirefoxTab implements Tab {
   }
 
   async fill(label: string, value: string): Promise<void> {
-    const handle = await this.page.evaluateHandle((wanted) => {
-      const l = [...document.querySelectorAll('label')].find((x) => x.textContent?.replace(/\s+/g, ' ').trim() === wanted);
-      return (l?.control ?? null) as HTMLInputElement | HTMLTextAreaElement | null;
-    }, label);
+    // A page renders after its first reads (options: settings and the managed policy), so the
+    // field may come a moment after the document's load: wait for it, as Playwright's fill does.
+    const find = () =>
+      this.page.evaluateHandle((wanted) => {
+        const l = [...document.querySelectorAll('label')].find((x) => x.textContent?.replace(/\s+/g, ' ').trim() === wanted);
+        return (l?.control ?? null) as HTMLInputElement | HTMLTextAreaElement | null;
+      }, label);
+    let handle = await find();
+    for (const deadline = Date.now() + 10_000; !handle.asElement() && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      handle = await find();
+    }
     const field = handle.asElement();
     if (!field) throw new Error(`no field labelled "${label}"`);
     // Select the old text so typing replaces it, then type for real (input events, as a user).
