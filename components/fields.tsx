@@ -22,6 +22,8 @@ export interface TextFieldProps {
   onCommit?: () => void;
   suffix?: ComponentChildren;
   autoComplete?: string;
+  /** Locked by the organisation's policy: shown, not editable. */
+  disabled?: boolean;
 }
 
 export function TextField(props: TextFieldProps) {
@@ -37,6 +39,7 @@ export function TextField(props: TextFieldProps) {
           inputMode={props.inputMode}
           value={props.value}
           autoComplete={props.autoComplete ?? 'off'}
+          disabled={props.disabled}
           spellcheck={false}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(id, help, error)}
@@ -65,15 +68,17 @@ export interface CheckboxFieldProps {
   checked: boolean;
   help?: ComponentChildren;
   onChange: (checked: boolean) => void;
+  disabled?: boolean;
 }
 
-export function CheckboxField({ id, label, checked, help, onChange }: CheckboxFieldProps) {
+export function CheckboxField({ id, label, checked, help, onChange, disabled }: CheckboxFieldProps) {
   return (
     <div class="field field-check">
       <input
         id={id}
         type="checkbox"
         checked={checked}
+        disabled={disabled}
         aria-describedby={help ? `${id}-help` : undefined}
         onChange={(e) => onChange(e.currentTarget.checked)}
       />

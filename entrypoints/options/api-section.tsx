@@ -7,6 +7,8 @@ import { CheckboxField, TextField } from '@/components/fields';
 import type { AuthHeaderMode } from '@/lib/api/types';
 import { accountLines, testKeyLines, type InfoLine } from '@/lib/ui/options/account-view';
 import type { ApiForm } from '@/lib/ui/options/api-form';
+import { isLocked, lockedHelp, SET_BY_ORGANISATION } from '@/lib/ui/options/managed-locks';
+import type { ManagedView } from '@/lib/settings';
 import { showBidiControls as visible } from '@/lib/visible-text';
 
 function Lines({ lines }: { lines: InfoLine[] }) {
@@ -101,8 +103,27 @@ function ClearTextWarning({ form, error }: { form: ApiForm; error: string | unde
   );
 }
 
-export function ApiSection({ form }: { form: ApiForm }) {
+/** A key from the organisation is never shown, not even masked: the background alone reads it. */
+function ManagedKey({ managed }: { managed: ManagedView }) {
+  return (
+    <div class="field">
+      <span class="field-label">API key</span>
+      <p class="managed-value">
+        {SET_BY_ORGANISATION}{' '}
+        {managed.proxyAddsKey
+          ? "Your organisation's proxy adds the key: this browser keeps and sends none."
+          : 'Only the extension\'s background uses it; it is not shown here.'}
+      </p>
+    </div>
+  );
+}
+
+export function ApiSection({ form, managed }: { form: ApiForm; managed: ManagedView }) {
   const errors = form.errors.value;
+  const urlLocked = isLocked(managed, 'apiBaseUrl');
+  const headerLocked = isLocked(managed, 'authHeader');
+  const keyLocked = isLocked(managed, 'apiKey');
+  const allLocked = urlLocked && headerLocked && keyLocked;
   const busy = form.phase.value !== 'idle';
   const show = form.showKey.value;
   return (
@@ -122,36 +143,51 @@ export function ApiSection({ form }: { form: ApiForm }) {
           inputMode="url"
           value={form.apiBaseUrl.value}
           error={errors.apiBaseUrl}
-          help="The public service is https://ipswamp.com/api/v1. A proxy or self-hosted server that follows the same API works too."
+          help={lockedHelp(
+            managed,
+            'apiBaseUrl',
+            'The public service is https://ipswamp.com/api/v1. A proxy or self-hosted server that follows the same API works too.',
+          )}
+          disabled={urlLocked}
           onInput={(v) => (form.apiBaseUrl.value = v)}
         />
         {form.sendsInClear.value && <ClearTextWarning form={form} error={errors.clearText} />}
-        <TextField
-          id="api-key"
-          label="API key"
-          type={show ? 'text' : 'password'}
-          value={form.apiKey.value}
-          error={errors.apiKey}
-          help="From API Settings in your account dashboard. Kept in this browser only, never synced, never sent to pages."
-          onInput={(v) => (form.apiKey.value = v)}
-          suffix={
-            <button
-              type="button"
-              class="btn"
-              aria-pressed={show}
-              aria-controls="api-key"
-              onClick={() => (form.showKey.value = !show)}
-            >
-              {show ? 'Hide key' : 'Show key'}
-            </button>
-          }
-        />
+        {managed.keyManaged || managed.proxyAddsKey ? (
+          <ManagedKey managed={managed} />
+        ) : (
+          <TextField
+            id="api-key"
+            label="API key"
+            type={show ? 'text' : 'password'}
+            value={form.apiKey.value}
+            error={errors.apiKey}
+            help={lockedHelp(
+              managed,
+              'apiKey',
+              'From API Settings in your account dashboard. Kept in this browser only, never synced, never sent to pages.',
+            )}
+            disabled={keyLocked}
+            onInput={(v) => (form.apiKey.value = v)}
+            suffix={
+              <button
+                type="button"
+                class="btn"
+                aria-pressed={show}
+                aria-controls="api-key"
+                onClick={() => (form.showKey.value = !show)}
+              >
+                {show ? 'Hide key' : 'Show key'}
+              </button>
+            }
+          />
+        )}
         <div class="field">
           <label for="auth-header">Header mode</label>
           <div class="field-control">
             <select
               id="auth-header"
               value={form.authHeader.value}
+              disabled={headerLocked}
               aria-describedby="auth-header-help"
               onChange={(e) => (form.authHeader.value = e.currentTarget.value as AuthHeaderMode)}
             >
@@ -160,13 +196,15 @@ export function ApiSection({ form }: { form: ApiForm }) {
             </select>
           </div>
           <p id="auth-header-help" class="help">
-            Which header carries the key. The service accepts both; some proxies pass only one.
+            {headerLocked ? `${SET_BY_ORGANISATION} ` : ''}Which header carries the key. The service accepts both; some proxies pass only one.
           </p>
         </div>
         <div class="row-buttons">
-          <button type="submit" class="btn btn-primary" disabled={busy} aria-busy={busy}>
-            Save
-          </button>
+          {!allLocked && (
+            <button type="submit" class="btn btn-primary" disabled={busy} aria-busy={busy}>
+              Save
+            </button>
+          )}
           <button type="button" class="btn" disabled={busy} aria-describedby="test-key-cost" onClick={() => void form.test()}>
             Test key
           </button>

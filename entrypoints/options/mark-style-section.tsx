@@ -1,6 +1,8 @@
 /** Mark style (underline or background), with a live preview drawn like the page marks. */
 import { MarkPreview } from '@/components/mark-preview';
 import { SaveStatusLine } from '@/components/save-status';
+import type { ManagedView } from '@/lib/settings';
+import { isLocked, SET_BY_ORGANISATION } from '@/lib/ui/options/managed-locks';
 import type { MarkStyleDraft } from '@/lib/ui/options/options-stores';
 import type { SectionForm } from '@/lib/ui/options/section-form';
 
@@ -9,8 +11,9 @@ const CHOICES = [
   { value: 'background', label: 'Background', help: 'Coloured background; easier to spot in dense tables.' },
 ] as const;
 
-export function MarkStyleSection({ form }: { form: SectionForm<'markStyle', MarkStyleDraft> }) {
+export function MarkStyleSection({ form, managed }: { form: SectionForm<'markStyle', MarkStyleDraft>; managed: ManagedView }) {
   const draft = form.draft.value;
+  const locked = isLocked(managed, 'markStyle');
   if (!draft) return null;
   const style = draft.style === 'background' ? 'background' : 'underline';
   return (
@@ -18,6 +21,7 @@ export function MarkStyleSection({ form }: { form: SectionForm<'markStyle', Mark
       <h2 id="marks-heading">Marks on pages</h2>
       <fieldset class="choice-group">
         <legend>Mark style</legend>
+        {locked && <p class="managed-value">{SET_BY_ORGANISATION}</p>}
         {CHOICES.map((c) => (
           <div key={c.value} class="field field-check">
             <input
@@ -26,6 +30,7 @@ export function MarkStyleSection({ form }: { form: SectionForm<'markStyle', Mark
               name="mark-style"
               value={c.value}
               checked={style === c.value}
+              disabled={locked}
               aria-describedby={`mark-${c.value}-help`}
               onChange={() => {
                 form.set('style', c.value);

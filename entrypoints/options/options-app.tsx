@@ -6,6 +6,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { createOptionsStores } from '@/lib/ui/options/options-stores';
 import { useServices } from '@/lib/ui/shared/services-context';
 import { ApiSection } from './api-section';
+import { ManagedNotice } from './managed-notice';
 import { MarkStyleSection } from './mark-style-section';
 import { PolicySection } from './policy-section';
 import { SitesSection } from './sites-section';
@@ -27,20 +28,27 @@ export function OptionsApp() {
     );
   }
   const status = stores.status.status.value;
+  const managed = stores.managed.value;
   return (
     <main class="options">
       <h1>IP Reputation Lens settings</h1>
-      <ApiSection form={stores.api} />
-      <SitesSection store={stores.sites} apiBaseUrl={stores.api.stored.value?.apiBaseUrl ?? null} />
+      <ManagedNotice
+        view={managed}
+        missingApiAccess={stores.missingApiAccess.value}
+        onGrantApi={() => void stores.grantApiAccess()}
+      />
+      <ApiSection form={stores.api} managed={managed} />
+      <SitesSection store={stores.sites} apiBaseUrl={stores.api.stored.value?.apiBaseUrl ?? null} managed={managed} />
       <PolicySection
         form={stores.policy}
+        managed={managed}
         cacheSize={status?.cacheSize ?? null}
         clearing={stores.clearing.value}
         cleared={stores.cleared.value}
         onClearCache={() => void stores.clearCache()}
       />
-      <ThresholdsSection form={stores.thresholds} />
-      <MarkStyleSection form={stores.markStyle} />
+      <ThresholdsSection form={stores.thresholds} managed={managed} />
+      <MarkStyleSection form={stores.markStyle} managed={managed} />
       <TransferSection onImported={stores.reloadAfterImport} />
     </main>
   );

@@ -4,6 +4,8 @@
  */
 import { CheckboxField, TextField } from '@/components/fields';
 import { SaveStatusLine } from '@/components/save-status';
+import type { ManagedView } from '@/lib/settings';
+import { isLocked, lockedHelp } from '@/lib/ui/options/managed-locks';
 import type { PolicyDraft } from '@/lib/ui/options/policy-form';
 import type { SectionForm } from '@/lib/ui/options/section-form';
 import { formatCount } from '@/lib/format';
@@ -53,9 +55,10 @@ export interface PolicySectionProps {
   clearing: boolean;
   cleared: number | null;
   onClearCache: () => void;
+  managed: ManagedView;
 }
 
-export function PolicySection({ form, cacheSize, clearing, cleared, onClearCache }: PolicySectionProps) {
+export function PolicySection({ form, cacheSize, clearing, cleared, onClearCache, managed }: PolicySectionProps) {
   const draft = form.draft.value;
   if (!draft) return null;
   const errors = form.errors.value;
@@ -68,7 +71,15 @@ export function PolicySection({ form, cacheSize, clearing, cleared, onClearCache
     <section class="panel" aria-labelledby="policy-heading">
       <h2 id="policy-heading">Lookup policy</h2>
       {TOGGLES.map((t) => (
-        <CheckboxField key={t.key} id={t.id} label={t.label} checked={draft[t.key]} help={t.help} onChange={toggle(t.key)} />
+        <CheckboxField
+          key={t.key}
+          id={t.id}
+          label={t.label}
+          checked={draft[t.key]}
+          help={lockedHelp(managed, `lookupPolicy.${t.key}`, t.help)}
+          disabled={isLocked(managed, `lookupPolicy.${t.key}`)}
+          onChange={toggle(t.key)}
+        />
       ))}
       <div class="field-grid">
         {NUMBER_FIELDS.map((f) => (
@@ -79,7 +90,8 @@ export function PolicySection({ form, cacheSize, clearing, cleared, onClearCache
             inputMode="numeric"
             value={draft[f.key]}
             error={errors[f.key]}
-            help={f.help}
+            help={lockedHelp(managed, `lookupPolicy.${f.key}`, f.help)}
+            disabled={isLocked(managed, `lookupPolicy.${f.key}`)}
             onInput={(v) => form.set(f.key, v)}
             onCommit={() => void form.commit()}
           />

@@ -3,11 +3,15 @@
  * for each site whether the access is granted, with a button to grant it when it is not.
  */
 import { ErrorNotice } from '@/components/error-notice';
+import type { ManagedView } from '@/lib/settings';
+import { isLocked, SET_BY_ORGANISATION } from '@/lib/ui/options/managed-locks';
 import type { SitesStore } from '@/lib/ui/options/sites-store';
 import { useServices } from '@/lib/ui/shared/services-context';
 
-export function SitesSection({ store, apiBaseUrl }: { store: SitesStore; apiBaseUrl: string | null }) {
+export function SitesSection({ store, apiBaseUrl, managed }: { store: SitesStore; apiBaseUrl: string | null; managed: ManagedView }) {
   const services = useServices();
+  // A managed list: each site may still need the analyst's "Grant access" (a policy cannot grant it).
+  const locked = isLocked(managed, 'sitesToScan');
   const patterns = store.patterns.value;
   const granted = store.granted.value;
   const busy = store.busy.value;
@@ -21,6 +25,11 @@ export function SitesSection({ store, apiBaseUrl }: { store: SitesStore; apiBase
         Pages on these sites are scanned for IP addresses as they load. On any other page, use "Scan this page" in the
         popup.
       </p>
+      {locked && (
+        <p class="managed-value">
+          {SET_BY_ORGANISATION} Sites cannot be added or removed here; grant access to any site marked "Access not granted".
+        </p>
+      )}
       {patterns.length === 0 ? (
         <p class="muted">No sites yet.</p>
       ) : (
@@ -42,56 +51,60 @@ export function SitesSection({ store, apiBaseUrl }: { store: SitesStore; apiBase
                   Grant access
                 </button>
               )}
-              <button
-                type="button"
-                class="btn btn-small"
-                disabled={busy !== null}
-                aria-label={`Remove ${p}`}
-                onClick={() => void store.remove(p, apiBaseUrl)}
-              >
-                Remove
-              </button>
+              {!locked && (
+                <button
+                  type="button"
+                  class="btn btn-small"
+                  disabled={busy !== null}
+                  aria-label={`Remove ${p}`}
+                  onClick={() => void store.remove(p, apiBaseUrl)}
+                >
+                  Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <form
-        class="site-add"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const p = store.parsed.value;
-          if (!p.ok || draftError) return;
-          // The permission prompt needs this click's user gesture: ask before any await.
-          void store.add(p.pattern, services.permissions.request([p.pattern]));
-        }}
-      >
-        <div class="field">
-          <label for="site-input">Site to add</label>
-          <div class="field-control">
-            <input
-              id="site-input"
-              type="text"
-              value={store.draft.value}
-              placeholder="https://kibana.example.org/*"
-              spellcheck={false}
-              autoComplete="off"
-              aria-invalid={draftError ? true : undefined}
-              aria-describedby="site-input-help"
-              onInput={(e) => (store.draft.value = e.currentTarget.value)}
-            />
-            <button type="submit" class="btn" disabled={busy !== null || !parsed.ok || !!draftError}>
-              Add site
-            </button>
+      {!locked && (
+        <form
+          class="site-add"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const p = store.parsed.value;
+            if (!p.ok || draftError) return;
+            // The permission prompt needs this click's user gesture: ask before any await.
+            void store.add(p.pattern, services.permissions.request([p.pattern]));
+          }}
+        >
+          <div class="field">
+            <label for="site-input">Site to add</label>
+            <div class="field-control">
+              <input
+                id="site-input"
+                type="text"
+                value={store.draft.value}
+                placeholder="https://kibana.example.org/*"
+                spellcheck={false}
+                autoComplete="off"
+                aria-invalid={draftError ? true : undefined}
+                aria-describedby="site-input-help"
+                onInput={(e) => (store.draft.value = e.currentTarget.value)}
+              />
+              <button type="submit" class="btn" disabled={busy !== null || !parsed.ok || !!draftError}>
+                Add site
+              </button>
+            </div>
+            <p id="site-input-help" class={draftError ? 'field-error' : 'help'}>
+              {draftError ??
+                (parsed.ok && parsed.converted
+                  ? `Will add ${parsed.pattern}`
+                  : 'A match pattern (https://*.example.org/*), a URL or a host name.')}
+            </p>
           </div>
-          <p id="site-input-help" class={draftError ? 'field-error' : 'help'}>
-            {draftError ??
-              (parsed.ok && parsed.converted
-                ? `Will add ${parsed.pattern}`
-                : 'A match pattern (https://*.example.org/*), a URL or a host name.')}
-          </p>
-        </div>
-      </form>
+        </form>
+      )}
       {store.notice.value && (
         <p class="notice" role="status">
           {store.notice.value}

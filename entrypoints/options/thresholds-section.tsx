@@ -1,6 +1,8 @@
 /** Severity thresholds: the scores at which an IP becomes critical, high, medium or low. */
 import { TextField } from '@/components/fields';
 import { SaveStatusLine } from '@/components/save-status';
+import type { ManagedView } from '@/lib/settings';
+import { isLocked, SET_BY_ORGANISATION } from '@/lib/ui/options/managed-locks';
 import type { SectionForm } from '@/lib/ui/options/section-form';
 import { THRESHOLD_FIELDS, type ThresholdsDraft } from '@/lib/ui/options/thresholds-form';
 
@@ -11,8 +13,9 @@ const LABELS: Record<keyof ThresholdsDraft, string> = {
   low: 'Low above score',
 };
 
-export function ThresholdsSection({ form }: { form: SectionForm<'thresholds', ThresholdsDraft> }) {
+export function ThresholdsSection({ form, managed }: { form: SectionForm<'thresholds', ThresholdsDraft>; managed: ManagedView }) {
   const draft = form.draft.value;
+  const locked = isLocked(managed, 'thresholds');
   if (!draft) return null;
   const errors = form.errors.value;
   return (
@@ -22,6 +25,7 @@ export function ThresholdsSection({ form }: { form: SectionForm<'thresholds', Th
         Scores run from 0 to 100. When the API sends a threat level, it wins; otherwise these decide. A score at or
         below "Low above" is clean.
       </p>
+      {locked && <p class="managed-value">{SET_BY_ORGANISATION}</p>}
       <div class="field-grid">
         {THRESHOLD_FIELDS.map((key) => (
           <TextField
@@ -31,6 +35,7 @@ export function ThresholdsSection({ form }: { form: SectionForm<'thresholds', Th
             inputMode="decimal"
             value={draft[key]}
             error={errors[key]}
+            disabled={locked}
             onInput={(v) => form.set(key, v)}
             onCommit={() => void form.commit()}
           />

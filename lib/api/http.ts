@@ -52,9 +52,14 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
   // "Illegal invocation" in Chromium service workers.
   const fetchFn: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
+  function keyHeader(): Record<string, string> {
+    if (options.authHeader === 'none') return {};
+    return options.authHeader === 'x-api-key' ? { 'X-API-Key': apiKey } : { Authorization: `Bearer ${apiKey}` };
+  }
+
   const headers = (hasBody: boolean): Record<string, string> => ({
     Accept: 'application/json',
-    ...(options.authHeader === 'x-api-key' ? { 'X-API-Key': apiKey } : { Authorization: `Bearer ${apiKey}` }),
+    ...keyHeader(),
     ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
   });
 
@@ -129,7 +134,7 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
   }
 
   function sendOnce(request: HttpRequest): Promise<HttpAnswer> {
-    if (!apiKey) {
+    if (!apiKey && options.authHeader !== 'none') {
       return Promise.reject(new ApiError({ kind: 'missing-key', message: 'No API key is configured.' }));
     }
     const url = buildUrl(base, request.path, request.query);

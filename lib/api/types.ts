@@ -11,7 +11,8 @@ export interface ApiClientOptions {
   /** e.g. `https://ipswamp.com/api/v1` (no trailing slash needed). */
   baseUrl: string;
   apiKey: string;
-  authHeader: AuthHeaderMode;
+  /** 'none': a proxy adds the key (managed deployment); no key header is sent. */
+  authHeader: AuthHeaderMode | 'none';
   fetch?: typeof globalThis.fetch;
   /** Per attempt. Default 15 s. */
   timeoutMs?: number;

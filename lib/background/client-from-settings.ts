@@ -1,28 +1,34 @@
 /**
- * Builds the API client from the stored settings. The lookup service calls this again when
- * the key, base URL or auth header change, so the client is never stale and the key is read
- * only here, in the background.
+ * Builds the API client from the settings in force. The lookup service calls this again when
+ * the key, base URL or auth header change (the user's or the organisation's policy), so the
+ * client is never stale and the key is read only here, in the background.
  */
 import { createApiClient } from '../api';
 import type { ClientSetup } from '../lookup/lookup-service';
 import { fingerprint } from '../lookup/quota-ledger';
-import { getSettings } from '../settings';
+import { getSettings, readManagedPolicy } from '../settings';
 
-/** The server always (the cache belongs to it); a client only when a key is set. */
+/** The server always (the cache belongs to it); a client only when a key is set or a proxy adds it. */
 export async function clientFromSettings(): Promise<ClientSetup> {
-  const settings = await getSettings();
+  const [settings, policy] = await Promise.all([getSettings(), readManagedPolicy()]);
   const server = settings.apiBaseUrl;
-  if (!settings.apiKey) return { server, handle: null };
+  if (policy.proxyAddsKey) {
+    // The organisation's proxy adds the key: nothing secret leaves the browser, and the quota
+    // ledger belongs to the proxy's key, which all seats share.
+    return {
+      server,
+      handle: { client: createApiClient({ baseUrl: server, apiKey: '', authHeader: 'none' }), identity: fingerprint(`${server}\nproxy`) },
+    };
+  }
+  // A managed key wins; it is read here only, never by getSettings() (which pages call).
+  const apiKey = policy.apiKey ?? settings.apiKey;
+  if (!apiKey) return { server, handle: null };
   return {
     server,
     handle: {
-      client: createApiClient({
-        baseUrl: server,
-        apiKey: settings.apiKey,
-        authHeader: settings.authHeader,
-      }),
+      client: createApiClient({ baseUrl: server, apiKey, authHeader: settings.authHeader }),
       // The ledger belongs to a key on a server; the auth header does not change whose quota it is.
-      identity: fingerprint(`${server}\n${settings.apiKey}`),
+      identity: fingerprint(`${server}\n${apiKey}`),
     },
   };
 }

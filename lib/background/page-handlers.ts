@@ -10,7 +10,7 @@ import type { LookupOptions } from '../lookup/lookup-service';
 import type { LookupResult } from '../lookup/types';
 import { sendToTab } from '../message-client';
 import type { Handlers, SenderInfo } from '../message-router';
-import { getSetting, saveSettings, settingItems, sitePatternSchema } from '../settings';
+import { getSetting, saveSettings, sitePatternSchema, watchSettings } from '../settings';
 import { createBadge, type BadgeApi } from './badge';
 import { FrameAsks } from './frame-asks';
 import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
@@ -75,7 +75,8 @@ export function browserPageApi(): PageBrowserApi {
 const settingsSites: SitesSetting & { watch(cb: () => void): void } = {
   get: () => getSetting('sitesToScan'),
   set: async (patterns) => void (await saveSettings({ sitesToScan: patterns })),
-  watch: (cb) => void settingItems.sitesToScan.watch(cb),
+  // The user's list or the organisation's policy (a managed list is registered the same way).
+  watch: (cb) => void watchSettings((changed) => changed.includes('sitesToScan') && cb()),
 };
 
 export function createPageHandlers(deps: PageHandlerDeps) {

@@ -7,3 +7,4 @@ export * from './schema';
 export * from './defaults';
 export * from './site-pattern';
 export * from './store';
+export * from './managed';

@@ -9,6 +9,7 @@ import { storage } from 'wxt/utils/storage';
 import { DEFAULT_SETTINGS } from './defaults';
 import { createKeyStore, KEY_REVISION_NAME, LEGACY_KEY_NAMES } from './key-store';
 import { settingsSchema, type SettingKey, type Settings } from './schema';
+import { applyManaged, LockedSettingError, lockedChanges, readManagedPolicy, watchManagedPolicy } from './managed';
 
 /** Bump with a migration when a stored shape changes. */
 const VERSION = 1;
@@ -40,19 +41,32 @@ const keyChangeSignals = [
 ];
 
 /**
- * Reads one setting and validates it; a value that no longer fits its schema (hand-edited
- * storage, a bug in an older version) falls back to the default instead of breaking the UI.
+ * Reads one stored setting and validates it; a value that no longer fits its schema
+ * (hand-edited storage, a bug in an older version) falls back to the default instead of
+ * breaking the UI.
  */
-export async function getSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
+async function getStoredSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
   const raw: unknown = key === 'apiKey' ? await keyStore().read() : await settingItems[key as StoredKey].getValue();
   const parsed = settingsSchema.shape[key].safeParse(raw);
   return parsed.success ? (parsed.data as Settings[K]) : DEFAULT_SETTINGS[key];
 }
 
-export async function getSettings(): Promise<Settings> {
+async function getStoredSettings(): Promise<Settings> {
   const keys = [...(Object.keys(settingItems) as StoredKey[]), 'apiKey'] as SettingKey[];
-  const values = await Promise.all(keys.map((k) => getSetting(k)));
+  const values = await Promise.all(keys.map((k) => getStoredSetting(k)));
   return Object.fromEntries(keys.map((k, i) => [k, values[i]])) as Settings;
+}
+
+/** One setting in force: the organisation's policy value (./managed.ts) over the user's. */
+export async function getSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
+  const [stored, policy] = await Promise.all([getStoredSetting(key), readManagedPolicy()]);
+  return applyManaged({ ...DEFAULT_SETTINGS, [key]: stored }, policy)[key];
+}
+
+/** Every setting in force. The API key is always the user's: a managed key never leaves the background. */
+export async function getSettings(): Promise<Settings> {
+  const [stored, policy] = await Promise.all([getStoredSettings(), readManagedPolicy()]);
+  return applyManaged(stored, policy);
 }
 
 /**
@@ -60,7 +74,11 @@ export async function getSettings(): Promise<Settings> {
  * written, or nothing is written and the zod error says which field is wrong.
  */
 export async function saveSettings(patch: Partial<Settings>): Promise<Settings> {
-  const current = await getSettings();
+  const [stored, policy] = await Promise.all([getStoredSettings(), readManagedPolicy()]);
+  const current = applyManaged(stored, policy);
+  // Options disables these fields; this also stops settings imports and popup actions.
+  const locked = lockedChanges(policy, current, patch);
+  if (locked.length) throw new LockedSettingError(locked);
   const next = settingsSchema.parse({ ...current, ...patch });
   const keys = (Object.keys(patch) as SettingKey[]).filter((k): k is StoredKey => k !== 'apiKey');
   // The key first: a failed key write leaves the other fields of the save unwritten too.
@@ -71,11 +89,14 @@ export async function saveSettings(patch: Partial<Settings>): Promise<Settings> 
   return next;
 }
 
+/** Follows the user's changes and the organisation's (a policy change may touch every setting). */
 export function watchSettings(callback: (changed: SettingKey[]) => void): () => void {
+  const keys = [...(Object.keys(settingItems) as StoredKey[]), 'apiKey'] as SettingKey[];
   const unwatchers = [
     ...(Object.keys(settingItems) as StoredKey[]).map((k) => settingItems[k].watch(() => callback([k]))),
     ...keyChangeSignals.map((item) => item.watch(() => callback(['apiKey']))),
   ];
+  unwatchers.push(watchManagedPolicy(() => callback(keys)));
   return () => unwatchers.forEach((u) => u());
 }
 

@@ -53,7 +53,8 @@ class FirefoxTab implements Tab {
         const l = [...document.querySelectorAll('label')].find((x) => x.textContent?.replace(/\s+/g, ' ').trim() === wanted);
         return (l?.control ?? null) as HTMLInputElement | HTMLTextAreaElement | null;
       }, label);
-    // Wait for it, as Playwright's getByLabel does: a page may still be loading its settings.
+    // Wait for it, as Playwright's getByLabel does: a page may still be loading its settings
+    // (options: settings and the managed policy).
     const handle = await waitUntil(find, (h) => h.asElement() !== null, `a field labelled "${label}"`, 10_000).catch(() => null);
     const field = handle?.asElement();
     if (!field) throw new Error(`no field labelled "${label}"`);

@@ -47,6 +47,8 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
   const apiKey = signal('');
   const authHeader = signal<AuthHeaderMode>('authorization');
   const showKey = signal(false);
+  /** The organisation supplies the key (or a proxy adds it): none is needed here. */
+  const keyManaged = signal(false);
   const stored = signal<ApiFields | null>(null);
   const phase = signal<ApiPhase>('idle');
   const outcome = signal<ApiOutcome | null>(null);
@@ -140,7 +142,7 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
   /** "Save": store, then verify with the free /account call. Call from the click handler. */
   function save(): Promise<void> {
     return afterSave(startSave(), async (fields) => {
-      if (!fields.apiKey) {
+      if (!fields.apiKey && !keyManaged.value) {
         outcome.value = { kind: 'saved-no-key' };
         return;
       }
@@ -155,7 +157,7 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
   /** "Test key": saves unsaved changes first (the background tests the stored key). */
   function test(): Promise<void> {
     return afterSave(dirty.value ? startSave() : Promise.resolve(stored.value), async (fields) => {
-      if (!fields.apiKey) {
+      if (!fields.apiKey && !keyManaged.value) {
         outcome.value = { kind: 'error', during: 'test', error: { kind: 'missing-key', message: 'No API key is set.' } };
         return;
       }
@@ -173,6 +175,7 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
     apiKey,
     authHeader,
     showKey,
+    keyManaged,
     stored,
     phase,
     outcome,

@@ -8,6 +8,8 @@ import type { Settings } from '../../settings';
 import type { UiServices } from '../shared/services';
 import { createStatusStore } from '../shared/status-store';
 import { createApiForm } from './api-form';
+import { isLocked, NO_MANAGED_VIEW } from './managed-locks';
+import { originPatternForUrl } from '../shared/site-pattern';
 import { parsePolicyDraft, policyToDraft } from './policy-form';
 import { createSectionForm } from './section-form';
 import { createSitesStore } from './sites-store';
@@ -19,6 +21,13 @@ export function createOptionsStores(services: UiServices) {
   const save = services.settings.save;
   const stores = {
     loaded: signal(false),
+    /** The organisation's locks (lib/settings/managed.ts); none without a policy. */
+    managed: signal(NO_MANAGED_VIEW),
+    /**
+     * The origin of an API address the organisation set, while the browser has not granted it:
+     * a policy cannot grant host access, so options offers "Grant access" (a user gesture).
+     */
+    missingApiAccess: signal<string | null>(null),
     api: createApiForm(services),
     sites: createSitesStore(services),
     status: createStatusStore(services),
@@ -37,7 +46,26 @@ export function createOptionsStores(services: UiServices) {
     }),
   };
 
-  function loadAll(s: Settings, first: boolean): void {
+  async function loadManaged(s: Settings): Promise<void> {
+    const view = (await services.settings.policy?.()) ?? NO_MANAGED_VIEW;
+    stores.managed.value = view;
+    stores.api.keyManaged.value = view.keyManaged || view.proxyAddsKey;
+    const origin = isLocked(view, 'apiBaseUrl') ? originPatternForUrl(s.apiBaseUrl) : null;
+    const granted = origin ? await services.permissions.contains([origin]).catch(() => false) : true;
+    stores.missingApiAccess.value = granted ? null : origin;
+  }
+
+  /** "Grant access" to the organisation's API origin. Call from the click (user gesture). */
+  async function grantApiAccess(): Promise<void> {
+    const origin = stores.missingApiAccess.value;
+    if (!origin) return;
+    const granted = await services.permissions.request([origin]).catch(() => false);
+    if (granted) stores.missingApiAccess.value = null;
+  }
+
+  /** Locks first, so a locked field is never shown editable, even for a moment. */
+  async function loadAll(s: Settings, first: boolean): Promise<void> {
+    await loadManaged(s);
     if (first || !stores.api.dirty.value) stores.api.load(s);
     stores.policy.load(s.lookupPolicy);
     stores.thresholds.load(s.thresholds);
@@ -49,10 +77,10 @@ export function createOptionsStores(services: UiServices) {
   /** Reads everything and follows storage; returns the function that stops following. */
   function start(): () => void {
     let alive = true;
-    void services.settings.get().then((s) => alive && loadAll(s, true));
+    void services.settings.get().then((s) => (alive ? loadAll(s, true) : undefined));
     void stores.status.load();
     const unwatch = services.settings.watch(() => {
-      void services.settings.get().then((s) => alive && loadAll(s, false));
+      void services.settings.get().then((s) => (alive ? loadAll(s, false) : undefined));
     });
     return () => {
       alive = false;
@@ -74,9 +102,9 @@ export function createOptionsStores(services: UiServices) {
 
   /** The background follows `sitesToScan` in storage (registration sync): only refresh here. */
   async function reloadAfterImport(): Promise<void> {
-    loadAll(await services.settings.get(), true);
+    await loadAll(await services.settings.get(), true);
   }
 
-  return { ...stores, start, clearCache, reloadAfterImport };
+  return { ...stores, start, clearCache, reloadAfterImport, grantApiAccess };
 }
 export type OptionsStores = ReturnType<typeof createOptionsStores>;

@@ -70,6 +70,10 @@ function lazySettings(): UiServices['settings'] {
   return {
     get: async () => (await settingsModule()).getSettings(),
     save: async (patch) => (await settingsModule()).saveSettings(patch),
+    policy: async () => {
+      const m = await settingsModule();
+      return m.managedView(await m.readManagedPolicy());
+    },
     watch: (callback) => {
       let stopped = false;
       let unwatch: (() => void) | null = null;

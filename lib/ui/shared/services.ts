@@ -6,7 +6,7 @@
 import type { Connector } from '../../message-client';
 import type { MessagePayload, MessageReplies, MessageType } from '../../messaging';
 import type { Reply } from '../../protocol';
-import type { Settings, SettingKey } from '../../settings';
+import type { ManagedView, Settings, SettingKey } from '../../settings';
 
 export type TabConnector = <T extends MessageType>(
   tabId: number,
@@ -26,6 +26,8 @@ export interface SettingsStore {
   /** All-or-nothing: throws a ZodError and writes nothing when a value is invalid. */
   save(patch: Partial<Settings>): Promise<Settings>;
   watch(callback: (changed: SettingKey[]) => void): () => void;
+  /** What the organisation's policy locks (never its key). Absent: no policy support (tests). */
+  policy?(): Promise<ManagedView>;
 }
 
 export interface PermissionsApi {
