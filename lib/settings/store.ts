@@ -23,6 +23,7 @@ export const settingItems = {
   lookupPolicy: settingItem('lookupPolicy'),
   thresholds: settingItem('thresholds'),
   markStyle: settingItem('markStyle'),
+  pivots: settingItem('pivots'),
 } satisfies { [K in keyof Settings]: unknown };
 
 /**
