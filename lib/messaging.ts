@@ -20,6 +20,7 @@ import {
   type PageIp,
   type ProtocolError,
 } from './protocol';
+import { PIVOT_ID, type PivotChoice } from './pivots';
 import { markStyleSchema, thresholdsSchema } from './settings';
 
 const ip = z.string().min(2).max(100);
@@ -62,6 +63,10 @@ export const messageSchemas = {
   'cs:get-display-settings': z.object({}).strict(),
   /** The hover card's code, injected into the asking frame at its first hover. */
   'cs:load-card': z.object({}).strict(),
+  /** The hover card's "Open in …" services: ids and names only, never their URLs. */
+  'cs:get-pivots': z.object({}).strict(),
+  /** Open `ip` in one service; the background builds the URL and opens the tab. */
+  'cs:open-pivot': z.object({ ip, pivotId: z.string().regex(PIVOT_ID) }).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(MAX_SHOW_LOOKUP_TEXT) }).strict(),
@@ -104,6 +109,8 @@ export interface MessageReplies {
   'cs:page-summary': { ok: true };
   'cs:get-display-settings': DisplaySettings;
   'cs:load-card': { loaded: true };
+  'cs:get-pivots': { pivots: PivotChoice[] };
+  'cs:open-pivot': { opened: true };
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   /** `limited`: the page was past its limits (too many IPs): only what is on screen is marked. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean; limited?: boolean };
