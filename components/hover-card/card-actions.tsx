@@ -1,6 +1,7 @@
 /**
  * The buttons under a card's reputation: "Details" (a detailed lookup that costs one API
- * request, so the button says so) and "Copy IP".
+ * request, so the button says so), "Copy IP" and "Copy defanged" (`1[.]2[.]3[.]4`, safe to
+ * paste into a ticket or chat without becoming a link).
  */
 import type { LookupResult } from '@/lib/lookup/types';
 import type { DetailsState } from '@/lib/page/card-store';
@@ -18,11 +19,13 @@ export interface CardActionsProps {
   result: LookupResult | undefined;
   details: DetailsState;
   copied: boolean;
+  copiedDefanged: boolean;
   onDetails: () => void;
   onCopy: () => void;
+  onCopyDefanged: () => void;
 }
 
-export function CardActions({ ip, result, details, copied, onDetails, onCopy }: CardActionsProps) {
+export function CardActions({ ip, result, details, copied, copiedDefanged, onDetails, onCopy, onCopyDefanged }: CardActionsProps) {
   const costId = `cost-${ip.replace(/[^0-9a-f]/gi, '-')}`;
   return (
     <>
@@ -38,6 +41,9 @@ export function CardActions({ ip, result, details, copied, onDetails, onCopy }: 
       )}
       <button type="button" class="copy" onClick={onCopy}>
         {copied ? 'Copied' : 'Copy IP'}
+      </button>
+      <button type="button" class="copy-defanged" onClick={onCopyDefanged} title="Copy with [.] and [:], so it cannot become a link">
+        {copiedDefanged ? 'Copied defanged' : 'Copy defanged'}
       </button>
       {details.state === 'error' && (
         <p class="status error" role="alert">
