@@ -7,6 +7,7 @@ import { createOptionsStores } from '@/lib/ui/options/options-stores';
 import { useServices } from '@/lib/ui/shared/services-context';
 import { ApiSection } from './api-section';
 import { MarkStyleSection } from './mark-style-section';
+import { PivotsSection } from './pivots-section';
 import { PolicySection } from './policy-section';
 import { SitesSection } from './sites-section';
 import { ThresholdsSection } from './thresholds-section';
@@ -41,6 +42,7 @@ export function OptionsApp() {
       />
       <ThresholdsSection form={stores.thresholds} />
       <MarkStyleSection form={stores.markStyle} />
+      <PivotsSection store={stores.pivots} />
       <TransferSection onImported={stores.reloadAfterImport} />
     </main>
   );

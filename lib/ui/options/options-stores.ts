@@ -8,6 +8,7 @@ import type { Settings } from '../../settings';
 import type { UiServices } from '../shared/services';
 import { createStatusStore } from '../shared/status-store';
 import { createApiForm } from './api-form';
+import { createPivotsStore } from './pivots-store';
 import { parsePolicyDraft, policyToDraft } from './policy-form';
 import { createSectionForm } from './section-form';
 import { createSitesStore } from './sites-store';
@@ -25,6 +26,7 @@ export function createOptionsStores(services: UiServices) {
     clearing: signal(false),
     cleared: signal<number | null>(null),
     policy: createSectionForm({ key: 'lookupPolicy', toDraft: policyToDraft, parse: parsePolicyDraft, save }),
+    pivots: createPivotsStore(save),
     thresholds: createSectionForm({ key: 'thresholds', toDraft: thresholdsToDraft, parse: parseThresholdsDraft, save }),
     markStyle: createSectionForm<'markStyle', MarkStyleDraft>({
       key: 'markStyle',
@@ -42,6 +44,7 @@ export function createOptionsStores(services: UiServices) {
     stores.policy.load(s.lookupPolicy);
     stores.thresholds.load(s.thresholds);
     stores.markStyle.load(s.markStyle);
+    stores.pivots.load(s.pivots, first);
     void stores.sites.load(s.sitesToScan);
     stores.loaded.value = true;
   }
