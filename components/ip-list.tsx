@@ -23,6 +23,7 @@ import {
 import { ErrorNotice } from './error-notice';
 import { ExportBar } from './export-bar';
 import { IpText } from './ip-text';
+import { PivotLinks } from './pivot-links';
 import { showBidiControls as visible } from '@/lib/visible-text';
 import { ReputationDetails } from './reputation-details';
 import { SeverityBadge } from './severity-badge';
@@ -189,6 +190,7 @@ export function IpList(props: IpListProps) {
                             <button type="button" class="btn btn-small" onClick={() => setSelected(null)}>
                               Close details
                             </button>
+                            <PivotLinks ip={row.ip} />
                           </ReputationDetails>
                         ) : (
                           <p>Looking up {row.ip}…</p>

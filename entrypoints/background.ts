@@ -9,6 +9,7 @@ import { FrameAsks } from '@/lib/background/frame-asks';
 import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { sessionValue } from '@/lib/background/session-value';
+import { createPivotHandlers } from '@/lib/background/pivot-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
 import { createRouter } from '@/lib/message-router';
@@ -24,11 +25,12 @@ export default defineBackground(() => {
   // What each frame was told: lookups note it, page summaries are checked against it.
   const frameAsks = new FrameAsks({ store: sessionValue(browser.storage.session, 'frameAsks') });
   const lookupHandlers = createLookupHandlers({}, { frameAsks });
-  const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks });
+  const pivotHandlers = createPivotHandlers();
+  const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks, pivots: pivotHandlers });
   const displayHandlers = createDisplayHandlers();
   const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service, frameAsks });
   const route = createRouter(
-    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers },
+    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers, ...pivotHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));

@@ -37,6 +37,7 @@ const SAFE_TO_RESEND = new Set<MessageType>([
   'cs:page-summary',
   'cs:get-display-settings',
   'cs:load-card',
+  'cs:get-pivots',
 ]);
 const RESEND_ATTEMPTS = 2;
 

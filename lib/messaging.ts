@@ -20,6 +20,7 @@ import {
   type PageIp,
   type ProtocolError,
 } from './protocol';
+import { PIVOT_ID, type PivotChoice } from './pivots';
 import { markStyleSchema, thresholdsSchema } from './settings';
 
 const ip = z.string().min(2).max(100);
@@ -67,6 +68,10 @@ export const messageSchemas = {
    * where the analyst sees its cost and the quota left and confirms (the paid call is a ui:*).
    */
   'cs:open-subnet-check': z.object({ cidr: z.string().min(3).max(64) }).strict(),
+  /** The hover card's "Open in …" services: ids and names only, never their URLs. */
+  'cs:get-pivots': z.object({}).strict(),
+  /** Open `ip` in one service; the background builds the URL and opens the tab. */
+  'cs:open-pivot': z.object({ ip, pivotId: z.string().regex(PIVOT_ID) }).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(MAX_SHOW_LOOKUP_TEXT) }).strict(),
@@ -110,6 +115,8 @@ export interface MessageReplies {
   'cs:get-display-settings': DisplaySettings;
   'cs:load-card': { loaded: true };
   'cs:open-subnet-check': { opened: true };
+  'cs:get-pivots': { pivots: PivotChoice[] };
+  'cs:open-pivot': { opened: true };
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   /** `limited`: the page was past its limits (too many IPs): only what is on screen is marked. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean; limited?: boolean };

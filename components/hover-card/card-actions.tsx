@@ -1,6 +1,7 @@
 /**
  * The buttons under a card's reputation: "Details" (a detailed lookup that costs one API
- * request, so the button says so), "Copy IP", and "Check 203.0.113.0/24", which opens the
+ * request, so the button says so), "Copy IP", "Copy defanged" (`1[.]2[.]3[.]4`, safe to paste
+ * into a ticket or chat without becoming a link), and "Check 203.0.113.0/24", which opens the
  * extension's subnet check where the analyst sees the cost and the quota left and confirms.
  */
 import type { LookupResult } from '@/lib/lookup/types';
@@ -19,15 +20,29 @@ export interface CardActionsProps {
   result: LookupResult | undefined;
   details: DetailsState;
   copied: boolean;
+  copiedDefanged: boolean;
   onDetails: () => void;
   onCopy: () => void;
+  onCopyDefanged: () => void;
   /** The /24 (/120) that holds the IP; null: no subnet check offered. */
   block?: string | null;
   blockError?: string | null;
   onCheckBlock?: () => void;
 }
 
-export function CardActions({ ip, result, details, copied, onDetails, onCopy, block, blockError, onCheckBlock }: CardActionsProps) {
+export function CardActions({
+  ip,
+  result,
+  details,
+  copied,
+  copiedDefanged,
+  onDetails,
+  onCopy,
+  onCopyDefanged,
+  block,
+  blockError,
+  onCheckBlock,
+}: CardActionsProps) {
   const costId = `cost-${ip.replace(/[^0-9a-f]/gi, '-')}`;
   const blockCostId = `block-cost-${ip.replace(/[^0-9a-f]/gi, '-')}`;
   return (
@@ -44,6 +59,9 @@ export function CardActions({ ip, result, details, copied, onDetails, onCopy, bl
       )}
       <button type="button" class="copy" onClick={onCopy}>
         {copied ? 'Copied' : 'Copy IP'}
+      </button>
+      <button type="button" class="copy-defanged" onClick={onCopyDefanged} title="Copy with [.] and [:], so it cannot become a link">
+        {copiedDefanged ? 'Copied defanged' : 'Copy defanged'}
       </button>
       {block && onCheckBlock && (
         <>

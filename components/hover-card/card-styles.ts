@@ -36,6 +36,8 @@ export const CARD_CSS = `
 .list { display: grid; gap: 10px; }
 .list > section + section { border-top: 1px solid color-mix(in srgb, CanvasText 15%, transparent); padding-top: 8px; }
 .title { font: 600 12px/1.3 system-ui, sans-serif; margin: 0 0 8px; }
+.pivots { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; flex-basis: 100%; margin-top: 2px; }
+.pivots-label { font-size: 11px; color: color-mix(in srgb, CanvasText 62%, transparent); margin-right: 2px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -5,12 +5,14 @@
  */
 import type { CardView } from '@/lib/page/card-store';
 import { CardActions } from './card-actions';
+import { CardPivots } from './card-pivots';
 import { IpView } from './ip-view';
 
 /** What to show and what the buttons do: the store's view (lib/page/card-store.ts). */
 export type HoverCardProps = CardView;
 
-export function HoverCard({ entries, title, thresholds, onDetails, onCopy, onCheckBlock, onClose }: HoverCardProps) {
+export function HoverCard(props: HoverCardProps) {
+  const { entries, title, thresholds, onDetails, onCopy, onCheckBlock, onClose } = props;
   const single = entries.length === 1 && !title;
   const label = single ? `IP reputation: ${entries[0]!.ip}` : (title ?? 'IP reputation');
   return (
@@ -30,15 +32,23 @@ export function HoverCard({ entries, title, thresholds, onDetails, onCopy, onChe
               result={e.result}
               details={e.details}
               copied={e.copied}
+              copiedDefanged={e.copiedDefanged}
               onDetails={() => onDetails(e.ip)}
               onCopy={() => onCopy(e.ip)}
               block={e.block}
               blockError={e.blockError}
               onCheckBlock={() => onCheckBlock(e.ip)}
+              onCopyDefanged={() => props.onCopyDefanged(e.ip)}
             />
+            <CardPivots ip={e.ip} pivots={props.pivots} onPivot={(id) => props.onPivot(e.ip, id)} />
           </IpView>
         ))}
       </div>
+      {props.pivotError && (
+        <p class="status error" role="alert">
+          {props.pivotError}
+        </p>
+      )}
     </div>
   );
 }

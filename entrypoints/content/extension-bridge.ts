@@ -21,6 +21,11 @@ export async function lookupDetailed(ip: string): Promise<Reply<LookupResult>> {
 export function openSubnetCheck(cidr: string): Promise<Reply<{ opened: true }>> {
   return sendToBackground('cs:open-subnet-check', { cidr });
 }
+/** The card's "Open in …" services (ids and names; the URLs stay in the background). */
+export const fetchPivots = () => sendToBackground('cs:get-pivots', {});
+
+/** The background opens the service's page for `ip` in a new tab. */
+export const openPivot = (ip: string, pivotId: string) => sendToBackground('cs:open-pivot', { ip, pivotId });
 
 export function sendSummary(riskyIps: string[]): void {
   void sendToBackground('cs:page-summary', { riskyIps });

@@ -9,7 +9,7 @@ import { classifyIp, findIps } from '@/lib/ip';
 import type { CardStore } from '@/lib/page/card-store';
 import { createLazyCard } from '@/components/hover-card/lazy-card';
 import { PageLens } from '@/lib/page/page-lens';
-import { loadCard, lookupDetailed, openSubnetCheck, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
+import { fetchPivots, loadCard, lookupDetailed, openPivot, openSubnetCheck, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
 import { BlockMarks } from '@/lib/page/block-marks';
 import { staticRangeFactory } from '@/lib/page/occurrence-store';
 import { refreshShownResults } from '@/lib/page/refresh-results';
@@ -59,7 +59,7 @@ export default defineContentScript({
       isOwnUi: (el) => card?.isOwnUi(el) ?? false,
     });
     // The card's code (Preact, Floating UI) comes at the first hover: see lazy-card.ts.
-    card = createLazyCard({ lens, findIps, lookupDetailed, openSubnetCheck, signal, load: loadCard });
+    card = createLazyCard({ lens, findIps, lookupDetailed, openSubnetCheck, pivots: fetchPivots, openPivot, signal, load: loadCard });
     listenForTabMessages(
       {
         getPageIps: () => ({ url: location.href, title: document.title, ips: lens.pageIps(), scanning: lens.scanning, limited: lens.limited !== null }),

@@ -8,6 +8,7 @@ import { useServices } from '@/lib/ui/shared/services-context';
 import { ApiSection } from './api-section';
 import { ManagedNotice } from './managed-notice';
 import { MarkStyleSection } from './mark-style-section';
+import { PivotsSection } from './pivots-section';
 import { PolicySection } from './policy-section';
 import { SitesSection } from './sites-section';
 import { ThresholdsSection } from './thresholds-section';
@@ -49,6 +50,7 @@ export function OptionsApp() {
       />
       <ThresholdsSection form={stores.thresholds} managed={managed} />
       <MarkStyleSection form={stores.markStyle} managed={managed} />
+      <PivotsSection store={stores.pivots} managed={managed} />
       <TransferSection onImported={stores.reloadAfterImport} />
     </main>
   );

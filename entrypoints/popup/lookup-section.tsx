@@ -6,6 +6,7 @@
 import { useRef } from 'preact/hooks';
 import { ErrorNotice } from '@/components/error-notice';
 import { IpList } from '@/components/ip-list';
+import { PivotLinks } from '@/components/pivot-links';
 import { ReputationDetails } from '@/components/reputation-details';
 import { describeSkip } from '@/lib/format';
 import type { LookupResult } from '@/lib/lookup/types';
@@ -184,7 +185,9 @@ export function LookupSection(props: LookupSectionProps) {
               const d = describeError(error);
               return `${d.title}. ${d.message} ${d.nextStep}`;
             }}
-          />
+          >
+            <PivotLinks ip={state.result.ip} />
+          </ReputationDetails>
         )}
         {state.phase === 'single-skipped' && (
           <div class="notice" role="status">

@@ -1,4 +1,5 @@
 import { render } from 'preact';
+import { StoredPivots } from '@/components/pivot-links';
 import { browser } from 'wxt/browser';
 import { createBrowserServices } from '@/lib/ui/shared/browser-services';
 import { createPopupStores } from '@/lib/ui/popup/popup-stores';
@@ -22,7 +23,9 @@ stores.start();
 
 render(
   <ServicesContext.Provider value={services}>
-    <PopupApp stores={stores} />
+    <StoredPivots settings={stores.settings}>
+      <PopupApp stores={stores} />
+    </StoredPivots>
   </ServicesContext.Provider>,
   document.getElementById('app')!,
 );

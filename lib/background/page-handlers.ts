@@ -15,6 +15,7 @@ import { createBadge, type BadgeApi } from './badge';
 import { FrameAsks } from './frame-asks';
 import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
 import { injectCard, injectContentScript, type InjectApi } from './inject-content-script';
+import type { PivotService } from './pivot-handlers';
 import { createSiteRegistration, type RegistrationApi, type SitesSetting } from './site-registration';
 
 export type PageMessageType = 'ui:set-site-scanning' | 'ui:scan-tab' | 'cs:page-summary' | 'cs:load-card';
@@ -50,6 +51,8 @@ export interface PageHandlerDeps {
   selectionWarmupMs?: number;
   /** What each frame was told (noted by the lookup handlers): page summaries are checked against it. */
   frameAsks?: FrameAsks;
+  /** The "Open IP in" entries of the context menu (none without it). */
+  pivots?: PivotService;
 }
 
 export function browserPageApi(): PageBrowserApi {
@@ -98,6 +101,20 @@ export function createPageHandlers(deps: PageHandlerDeps) {
     await api.showLookup(tabId, frameId, text);
   }
 
+  /**
+   * "Open IP in …" on a selection: the first IP in it. Without one, the selection card says
+   * "No IP address in the selected text" rather than nothing happening.
+   */
+  async function openSelectionIn(tabId: number, frameId: number, pivotId: string, text: string): Promise<void> {
+    const ip = findIps(text)[0]?.ip;
+    if (!ip || !deps.pivots) return lookupSelection(tabId, frameId, '');
+    await deps.pivots.open(pivotId, ip, tabId);
+  }
+
+  async function refreshMenus(): Promise<void> {
+    await createMenus(api, deps.pivots ? await deps.pivots.choices() : []);
+  }
+
   const handlers: Handlers<PageMessageType> = {
     'ui:set-site-scanning': async ({ pattern, enabled }) => {
       const parsed = sitePatternSchema.safeParse(pattern);
@@ -127,12 +144,16 @@ export function createPageHandlers(deps: PageHandlerDeps) {
   };
 
   function start(): void {
-    api.runtime.onInstalled.addListener(() => void createMenus(api).catch(() => undefined));
+    api.runtime.onInstalled.addListener(() => void refreshMenus().catch(() => undefined));
+    deps.pivots?.watch(() => void refreshMenus().catch(() => undefined));
     api.contextMenus.onClicked.addListener((info, tab) => {
       const action = menuAction(info, tab?.id);
       if (action?.kind === 'scan-page') void injectContentScript(api, action.tabId).catch(() => undefined);
       if (action?.kind === 'lookup-selection') {
         void lookupSelection(action.tabId, action.frameId, action.text).catch(() => undefined);
+      }
+      if (action?.kind === 'pivot') {
+        void openSelectionIn(action.tabId, action.frameId, action.pivotId, action.text).catch(() => undefined);
       }
     });
     api.commands.onCommand.addListener((command, tab) => {

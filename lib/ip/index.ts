@@ -4,6 +4,7 @@
  */
 export { findIps, forEachIp, type ScanStats } from './find-ips';
 export { classifyIp } from './classify';
+export { defangIp } from './defang';
 export { normalizeIp } from './normalize';
 export { isLookupable, lookupSkipReason, toLookupForm, type LookupPolicyForIp } from './lookupable';
 export { isValidIp, isValidIpv4, ipKey, parseCidr } from './validate-ip';

@@ -9,6 +9,8 @@
 import { API_MAX_BLOCK, blockOf } from '@/lib/ip/cidr-block';
 import type { IpMatch } from '@/lib/ip/types';
 import type { LookupResult } from '@/lib/lookup/types';
+import type { PivotChoice } from '@/lib/pivots';
+import { defangIp } from '@/lib/ip/defang';
 import type { Reply, ReplyError } from '@/lib/protocol';
 import type { SeverityThresholds } from '@/lib/severity';
 import { describeSkip } from '@/lib/format';
@@ -36,6 +38,10 @@ export interface CardStoreDeps {
   lookupDetailed: (ip: string) => Promise<Reply<LookupResult>>;
   /** `cs:open-subnet-check`: the background opens the popup page, where the analyst confirms the cost. */
   openSubnetCheck?: (cidr: string) => Promise<Reply<{ opened: true }>>;
+  /** `cs:get-pivots`: the "Open in …" services, by id and name (asked as each card opens). */
+  pivots?: () => Promise<Reply<{ pivots: PivotChoice[] }>>;
+  /** `cs:open-pivot`: the background opens the service's page for the IP in a new tab. */
+  openPivot?: (ip: string, pivotId: string) => Promise<Reply<{ opened: true }>>;
   signal: AbortSignal;
   hoverTiming?: { restMs?: number; openDelayMs?: number; closeDelayMs?: number };
   /** Where the pointer rests as the card starts (see createLazyCard). */
@@ -53,6 +59,8 @@ export interface CardEntry {
   block: string | null;
   /** Why opening the subnet check failed, if it did. */
   blockError: string | null;
+  /** "Copy defanged" (`1[.]2[.]3[.]4`) just copied. */
+  copiedDefanged: boolean;
 }
 
 /** What the card shows, and what its buttons do. */
@@ -61,10 +69,16 @@ export interface CardView {
   entries: CardEntry[];
   title?: string;
   thresholds: SeverityThresholds;
+  /** "Open in …": the first one is what the O key opens. */
+  pivots: PivotChoice[];
+  /** Why the last "Open in …" did not open. */
+  pivotError: string | null;
   onDetails: (ip: string) => void;
   onCopy: (ip: string) => void;
   /** Opens the subnet check of the entry's block in the extension (nothing is paid from the page). */
   onCheckBlock: (ip: string) => void;
+  onCopyDefanged: (ip: string) => void;
+  onPivot: (ip: string, pivotId: string) => void;
   onClose: () => void;
 }
 
@@ -102,7 +116,10 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
   const { lens, signal } = deps;
   let mode: CardMode | null = null;
   const details = new Map<string, DetailsState>();
-  const copied = new Set<string>();
+  const copied = new Map<string, 'plain' | 'defanged'>();
+  let pivots: PivotChoice[] = [];
+  let pivotsLoading: Promise<void> | null = null;
+  let pivotError: string | null = null;
   const blockErrors = new Map<string, string>();
   const blockOfIp = (ip: string) => {
     if (!deps.openSubnetCheck) return null;
@@ -138,7 +155,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       ip,
       result: lens.resultOf(ip),
       details: details.get(ip) ?? { state: 'idle' },
-      copied: copied.has(ip),
+      copied: copied.get(ip) === 'plain',
+      copiedDefanged: copied.get(ip) === 'defanged',
       block: blockOfIp(ip),
       blockError: blockErrors.get(ip) ?? null,
     }));
@@ -150,8 +168,12 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       entries: entries(),
       ...(mode.kind === 'selection' ? { title: 'IP addresses in the selection' } : {}),
       thresholds: lens.thresholds,
+      pivots,
+      pivotError,
       onDetails: (ip) => void askDetails(ip),
-      onCopy: (ip) => void copy(ip),
+      onCopy: (ip) => void copy(ip, 'plain'),
+      onCopyDefanged: (ip) => void copy(ip, 'defanged'),
+      onPivot: (ip, id) => void openPivot(ip, id),
       onCheckBlock: (ip) => void checkBlock(ip),
       onClose: () => close(),
     });
@@ -162,8 +184,10 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
     details.clear();
     copied.clear();
     blockErrors.clear();
+    pivotError = null;
     surface.attach();
     paint();
+    loadPivots();
     surface.place(next, () => queueMicrotask(() => mode === next && close()));
   }
 
@@ -209,15 +233,51 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
     paint();
   }
 
-  async function copy(ip: string): Promise<void> {
-    const ok = await surface.copy(ip);
+  async function copy(ip: string, form: 'plain' | 'defanged'): Promise<void> {
+    const ok = await surface.copy(form === 'plain' ? ip : defangIp(ip));
     if (!ok) return;
-    copied.add(ip);
+    copied.set(ip, form);
     paint();
     setTimeout(() => {
-      copied.delete(ip);
+      if (copied.get(ip) === form) copied.delete(ip);
       paint();
     }, 1500);
+  }
+
+  /** Asked at every opening, so a change in the options shows in the next card. */
+  function loadPivots(): void {
+    if (!deps.pivots) return;
+    const loading = deps
+      .pivots()
+      .then((reply) => {
+        // An old answer must not replace a newer one.
+        if (pivotsLoading !== loading) return;
+        pivots = reply.ok ? reply.value.pivots : [];
+        paint();
+      })
+      .catch(() => undefined);
+    pivotsLoading = loading;
+  }
+
+  async function openPivot(ip: string, pivotId: string): Promise<void> {
+    if (!deps.openPivot) return;
+    const reply = await deps.openPivot(ip, pivotId);
+    pivotError = reply.ok ? null : `Could not open the link: ${reply.error.message}`;
+    paint();
+  }
+
+  /** The O key: the first service, for the card's (first) IP, once the services are known. */
+  async function openFirstPivot(): Promise<void> {
+    const ip = entries()[0]?.ip;
+    await pivotsLoading;
+    const first = pivots[0];
+    if (!mode || !ip) return;
+    if (!first) {
+      pivotError = 'No "Open in …" service is turned on: add or turn one on in the Options.';
+      paint();
+      return;
+    }
+    await openPivot(ip, first.id);
   }
 
   const unsubscribe = lens.onResults((ips) => {
@@ -230,6 +290,12 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
     (e) => {
       // Close only; the page still sees its Escape (its own dialogs may want it too).
       if (mode && e.key === 'Escape') close();
+      if (mode && isOpenKey(e) && !typingIn(e)) {
+        // Ours while a card is open: the page's own O shortcut would act on the same press.
+        e.preventDefault();
+        e.stopPropagation();
+        void openFirstPivot();
+      }
     },
     listen,
   );
@@ -260,6 +326,18 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       return mode !== null;
     },
   };
+}
+
+function isOpenKey(e: KeyboardEvent): boolean {
+  return (e.key === 'o' || e.key === 'O') && !e.ctrlKey && !e.metaKey && !e.altKey && !e.repeat;
+}
+
+/** A key typed into the page's own field is the page's, card or not. */
+function typingIn(e: KeyboardEvent): boolean {
+  const target = e.composedPath()[0] ?? e.target;
+  if (!(target instanceof Element)) return false;
+  if (target instanceof HTMLElement && target.isContentEditable) return true;
+  return ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
 function describeReplyError(error: ReplyError): string {

@@ -3,6 +3,7 @@
  * here keeps zod (most of the pages' shared code) out of its first load.
  */
 import { BUILD_DEFAULTS } from '../build-defaults';
+import { DEFAULT_PIVOTS } from '../pivots';
 import { DEFAULT_DISPLAY } from '../protocol';
 import type { LookupPolicy, Settings } from './schema';
 
@@ -26,4 +27,5 @@ export const DEFAULT_SETTINGS: Settings = {
   lookupPolicy: DEFAULT_LOOKUP_POLICY,
   thresholds: DEFAULT_DISPLAY.thresholds,
   markStyle: DEFAULT_DISPLAY.markStyle,
+  pivots: [...DEFAULT_PIVOTS],
 };

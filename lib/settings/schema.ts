@@ -3,6 +3,7 @@
  * storage: ./store.ts.
  */
 import { z } from '../zod';
+import { MAX_PIVOTS, PIVOT_ID, nameError, pivotListError, templateError, type Pivot } from '../pivots';
 import { SITE_PATTERN, SITE_PATTERN_HINT } from './site-pattern';
 
 export const authHeaderSchema = z.enum(['authorization', 'x-api-key']);
@@ -74,6 +75,25 @@ export const thresholdsSchema = z
 
 export const markStyleSchema = z.enum(['underline', 'background']);
 
+/** One "Open in …" service; the rules are lib/pivots.ts's, shared with the options editor. */
+export const pivotSchema = z
+  .object({
+    id: z.string().regex(PIVOT_ID, 'A pivot id is lower-case letters, digits and dashes.'),
+    name: z.string().trim().superRefine((v, ctx) => addIssue(ctx, nameError(v))),
+    urlTemplate: z.string().trim().superRefine((v, ctx) => addIssue(ctx, templateError(v))),
+    enabled: z.boolean(),
+  })
+  .strict() satisfies z.ZodType<Pivot>;
+
+export const pivotsSchema = z
+  .array(pivotSchema)
+  .max(MAX_PIVOTS, `At most ${MAX_PIVOTS} services.`)
+  .superRefine((list, ctx) => addIssue(ctx, pivotListError(list)));
+
+function addIssue(ctx: z.RefinementCtx, message: string | null): void {
+  if (message) ctx.addIssue({ code: 'custom', message });
+}
+
 /** A Chrome match pattern for "Sites to scan", e.g. `https://kibana.example.org/*`. */
 export const sitePatternSchema = z.string().trim().regex(SITE_PATTERN, SITE_PATTERN_HINT);
 
@@ -85,6 +105,8 @@ export const settingsSchema = z.object({
   lookupPolicy: lookupPolicySchema,
   thresholds: thresholdsSchema,
   markStyle: markStyleSchema,
+  /** "Open in …" links for the card, the popup rows and the context menu. */
+  pivots: pivotsSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;

@@ -29,6 +29,7 @@ export const settingItems = {
   lookupPolicy: settingItem('lookupPolicy'),
   thresholds: settingItem('thresholds'),
   markStyle: settingItem('markStyle'),
+  pivots: settingItem('pivots'),
 } satisfies { [K in StoredKey]: unknown };
 
 /** Created on first use: `browser.storage` must exist by then (tests swap it between cases). */

@@ -66,4 +66,17 @@ describe('settings', () => {
     const exported = exportableSettingsSchema.parse({ ...DEFAULT_SETTINGS, apiKey: 'secret' });
     expect(exported).not.toHaveProperty('apiKey');
   });
+
+  it('stores pivots as one ordinary setting: defaults, validation, fallback', async () => {
+    expect((await getSetting('pivots')).map((p) => p.id)).toEqual(['shodan', 'censys', 'virustotal', 'abuseipdb', 'greynoise', 'ipinfo']);
+    const mine = { id: 'custom-7', name: 'SOAR', urlTemplate: 'https://soar.example/ip?q={ip}', enabled: true };
+    expect((await saveSettings({ pivots: [mine] })).pivots).toEqual([mine]);
+    expect(await fakeBrowser.storage.local.get('pivots')).toEqual({ pivots: [mine] });
+    await expect(saveSettings({ pivots: [{ ...mine, urlTemplate: 'javascript:alert({ip})' }] })).rejects.toThrow(/Only https:\/\/ links/);
+    await expect(saveSettings({ pivots: [mine, { ...mine, id: 'custom-8' }] })).rejects.toThrow(/Two services are named/);
+    expect(await getSetting('pivots')).toEqual([mine]);
+    // A hand-edited store (or an older bug) never hands the UI a template it would refuse.
+    await fakeBrowser.storage.local.set({ pivots: [{ ...mine, urlTemplate: 'http://evil.example/{ip}' }] });
+    expect(await getSetting('pivots')).toEqual(DEFAULT_SETTINGS.pivots);
+  });
 });

@@ -10,6 +10,7 @@ import { createStatusStore } from '../shared/status-store';
 import { createApiForm } from './api-form';
 import { isLocked, NO_MANAGED_VIEW } from './managed-locks';
 import { originPatternForUrl } from '../shared/site-pattern';
+import { createPivotsStore } from './pivots-store';
 import { parsePolicyDraft, policyToDraft } from './policy-form';
 import { createSectionForm } from './section-form';
 import { createSitesStore } from './sites-store';
@@ -34,6 +35,7 @@ export function createOptionsStores(services: UiServices) {
     clearing: signal(false),
     cleared: signal<number | null>(null),
     policy: createSectionForm({ key: 'lookupPolicy', toDraft: policyToDraft, parse: parsePolicyDraft, save }),
+    pivots: createPivotsStore(save),
     thresholds: createSectionForm({ key: 'thresholds', toDraft: thresholdsToDraft, parse: parseThresholdsDraft, save }),
     markStyle: createSectionForm<'markStyle', MarkStyleDraft>({
       key: 'markStyle',
@@ -70,6 +72,7 @@ export function createOptionsStores(services: UiServices) {
     stores.policy.load(s.lookupPolicy);
     stores.thresholds.load(s.thresholds);
     stores.markStyle.load(s.markStyle);
+    stores.pivots.load(s.pivots, first);
     void stores.sites.load(s.sitesToScan);
     stores.loaded.value = true;
   }

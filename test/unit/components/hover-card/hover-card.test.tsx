@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canAskDetails } from '@/components/hover-card/card-actions';
 import { HoverCard } from '@/components/hover-card/hover-card';
 import type { CardEntry } from '@/lib/page/card-store';
+import type { PivotChoice } from '@/lib/pivots';
 import type { LookupResult } from '@/lib/lookup/types';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
 
@@ -24,17 +25,21 @@ const xss: LookupResult = {
   },
 };
 
-function show(entries: CardEntry[], title?: string) {
+function show(entries: CardEntry[], title?: string, pivots: PivotChoice[] = []) {
   const root = document.createElement('div');
   document.body.append(root);
-  const calls = { details: vi.fn(), copy: vi.fn(), close: vi.fn(), checkBlock: vi.fn() };
+  const calls = { details: vi.fn(), copy: vi.fn(), copyDefanged: vi.fn(), pivot: vi.fn(), close: vi.fn(), checkBlock: vi.fn() };
   render(
     <HoverCard
       entries={entries}
       {...(title ? { title } : {})}
       thresholds={DEFAULT_THRESHOLDS}
+      pivots={pivots}
+      pivotError={null}
       onDetails={calls.details}
       onCopy={calls.copy}
+      onCopyDefanged={calls.copyDefanged}
+      onPivot={calls.pivot}
       onCheckBlock={calls.checkBlock}
       onClose={calls.close}
     />,
@@ -50,6 +55,7 @@ const entry = (ip: string, result?: LookupResult, extra: Partial<CardEntry> = {}
   copied: false,
   block: null,
   blockError: null,
+  copiedDefanged: false,
   ...extra,
 });
 
@@ -107,5 +113,33 @@ describe('canAskDetails', () => {
     expect(canAskDetails({ ...xss, data: { ...xss.data, ipInfo: { asn: 'AS1' } } })).toBe(false);
     expect(canAskDetails({ ip: '10.0.0.1', status: 'skipped', reason: 'private' })).toBe(false);
     expect(canAskDetails({ ip: '8.8.8.8', status: 'skipped', reason: 'quota-reserve' })).toBe(true);
+  });
+});
+
+describe('HoverCard: open in and copy defanged', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('offers each service as a button, the first with its key, and both copies', () => {
+    const { root, calls } = show([entry('2001:db8::1')], undefined, [
+      { id: 'shodan', name: 'Shodan' },
+      { id: 'custom-7', name: '<b>SOAR</b>' },
+    ]);
+    const group = root.querySelector('[role="group"]')!;
+    expect(group.getAttribute('aria-label')).toBe('Open 2001:db8::1 in');
+    const buttons = [...group.querySelectorAll('button')];
+    expect(buttons.map((b) => b.textContent)).toEqual(['Shodan (key O)', '<b>SOAR</b>']);
+    expect(group.querySelector('b')).toBeNull();
+    buttons[1]!.click();
+    expect(calls.pivot).toHaveBeenCalledWith('2001:db8::1', 'custom-7');
+    (root.querySelector('button.copy-defanged') as HTMLButtonElement).click();
+    expect(calls.copyDefanged).toHaveBeenCalledWith('2001:db8::1');
+  });
+
+  it('shows no "Open in" without services', () => {
+    const { root } = show([entry('8.8.8.8')]);
+    expect(root.querySelector('.pivots')).toBeNull();
+    expect(root.textContent).toContain('Copy defanged');
   });
 });
