@@ -6,6 +6,7 @@
 import { computed, signal } from '@preact/signals';
 import type { PageCapUsage } from '../../lookup/page-cap';
 import type { ReplyError } from '../../protocol';
+import { isCapReason } from '../../severity';
 import type { IpRow } from '../shared/ip-rows';
 import { markTime, PERF_MARKS } from './perf-marks';
 import type { TabInfo, UiServices } from '../shared/services';
@@ -61,7 +62,7 @@ export function createPageStore(
   const cappedIps = computed(() => {
     const s = state.value;
     if (s.phase !== 'ready') return [];
-    return s.rows.filter((r) => r.result?.status === 'skipped' && r.result.reason === 'page-cap').map((r) => r.ip);
+    return s.rows.filter((r) => r.result?.status === 'skipped' && isCapReason(r.result.reason)).map((r) => r.ip);
   });
 
   async function ask(current: TabInfo): Promise<void> {

@@ -116,7 +116,7 @@ describe('lookup handlers', () => {
     const ips = ['23.1.0.1', '23.1.0.2', '23.1.0.3'];
     const first = await handlers['cs:lookup']({ ips, priority: 'background' }, page(1));
     expect(first.slice(0, 2).every((r) => r.status === 'found' || r.status === 'not-found')).toBe(true);
-    expect(first[2]).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    expect(first[2]).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap', limit: 2 });
     const otherTab = await handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(2));
     expect(otherTab[0]?.status).not.toBe('skipped');
   });
@@ -213,10 +213,10 @@ describe('lookup handlers across settings changes and restarts', () => {
 
     const restarted = build();
     const [capped] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1));
-    expect(capped).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    expect(capped).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap', limit: 2 });
     // A reload of the page (a new document in the same tab and site) counts on: still capped.
     const [reloaded] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1, 'next-doc'));
-    expect(reloaded).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    expect(reloaded).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap', limit: 2 });
     const [otherTab] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(2));
     expect(otherTab?.status).not.toBe('skipped');
   });

@@ -58,6 +58,15 @@ describe('LookupService: what is sent', () => {
     const manual = await h.settle(h.service.lookup(ips, { priority: 'manual' }));
     expect(statuses(manual).some((s) => s.startsWith('skipped'))).toBe(false);
   });
+
+  it("answers the cap's refusals with the cap that stopped them: the tab's cap or the site's daily ceiling", async () => {
+    const h = createHarness({ policy: { perPageCap: 2, siteDailyCap: 3 } });
+    const first = await h.settle(h.service.lookup(publicIps(3, 1), { priority: 'visible', source: 'tab1|s', site: 's' }));
+    expect(first[2]).toEqual({ ip: publicIps(3, 1)[2], status: 'skipped', reason: 'page-cap', limit: 2 });
+    const second = await h.settle(h.service.lookup(publicIps(2, 10), { priority: 'visible', source: 'tab2|s', site: 's' }));
+    expect(second[0]?.status).toBe('found');
+    expect(second[1]).toEqual({ ip: publicIps(2, 10)[1], status: 'skipped', reason: 'site-cap', limit: 3 });
+  });
 });
 
 describe('LookupService: cache', () => {
