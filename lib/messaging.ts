@@ -48,8 +48,9 @@ export const messageSchemas = {
   /** Lift a reached cap of a tab's site, once per window; the tab's pages ask again. */
   'ui:lift-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
   // ----- content script -> background -----
+  /** `now`: answer what is known without a call, leave out the IPs queued for one (ask again). */
   'cs:lookup': z
-    .object({ ips: ipList, priority: z.enum(['visible', 'background']) })
+    .object({ ips: ipList, priority: z.enum(['visible', 'background']), now: z.boolean().optional() })
     .strict(),
   /** The hover card's "Details" button: a user action, so it may use the quota reserve. */
   'cs:lookup-detailed': z.object({ ip }).strict(),

@@ -127,8 +127,8 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
       await askAgain(tabId).catch(() => undefined);
       return usage;
     },
-    'cs:lookup': async ({ ips, priority }, sender) =>
-      told(sender, await service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) })),
+    'cs:lookup': async ({ ips, priority, now }, sender) =>
+      told(sender, await service.lookup(ips, { priority, answerNow: now === true, ...capKeyOf(sender.tab?.id, sender.tab?.url) })),
     'cs:lookup-detailed': async ({ ip }, sender) => {
       // One unit each, past the page cap: limited per tab (a page cannot prove a click).
       detailRate.take(sender.tab?.id ?? -1);

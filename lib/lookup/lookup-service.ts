@@ -63,6 +63,13 @@ export interface LookupOptions {
   /** The site of the tab's top page, for the daily cap per site (default: `source`). */
   site?: string;
   detailed?: boolean;
+  /**
+   * Answer now with what is known without the API (the cache, and every refusal: private,
+   * the cap, no key...), leaving out the IPs queued for a call; the caller asks for those again
+   * (the second ask joins the queued call, and the cap does not count them twice). A page thus
+   * never shows an IP "Looking up…" while it waits on other IPs' call only to be refused.
+   */
+  answerNow?: boolean;
 }
 
 export interface LookupServiceOptions {
@@ -231,7 +238,10 @@ export class LookupService {
     });
   }
 
-  /** One result per input, in input order (the same result for repeated inputs). */
+  /**
+   * One result per input, in input order (the same result for repeated inputs); with
+   * `answerNow`, only those known without a call, in input order.
+   */
   async lookup(inputs: readonly string[], options: LookupOptions): Promise<LookupResult[]> {
     this.preparing++;
     let queued = false;
@@ -278,6 +288,11 @@ export class LookupService {
         pending.push(promise.then((result) => answer(ip, result)));
       }
       markQueued();
+      if (options.answerNow) {
+        // Nobody awaits these here; they settle the cache and the callers that ask again.
+        void Promise.allSettled(pending);
+        return results.filter((result): result is LookupResult => result !== undefined);
+      }
       await Promise.all(pending);
       return results.map((result, i) => result ?? failed(inputs[i] ?? '', { kind: 'bad-response', message: 'No answer.' }));
     } finally {

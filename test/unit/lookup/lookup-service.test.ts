@@ -59,6 +59,22 @@ describe('LookupService: what is sent', () => {
     expect(statuses(manual).some((s) => s.startsWith('skipped'))).toBe(false);
   });
 
+  it('answerNow: the cache and the cap answer at once, without waiting for the call the others are queued for', async () => {
+    const h = createHarness({ policy: { perPageCap: 2 } });
+    await h.settle(h.service.lookup(['23.0.0.100'], { priority: 'manual' }));
+    h.client.hold();
+    const ips = ['23.0.0.100', ...publicIps(3, 1)];
+    const first = await h.service.lookup(ips, { priority: 'visible', source: 'tab1', answerNow: true });
+    // The API has not answered anything (held), yet the cached IP and the capped one are known.
+    expect(statuses(first)).toEqual(['found', 'skipped:page-cap']);
+    expect(first.map((r) => r.ip)).toEqual(['23.0.0.100', publicIps(3, 1)[2]]);
+    // Asking again for the queued ones joins their call and counts nothing twice.
+    const rest = h.settle(h.service.lookup(publicIps(2, 1), { priority: 'visible', source: 'tab1' }));
+    h.client.release();
+    expect(statuses(await rest).every((s) => s === 'found' || s === 'not-found')).toBe(true);
+    expect(h.client.bulkCalls.flat().filter((ip) => publicIps(2, 1).includes(ip))).toHaveLength(2);
+  });
+
   it("answers the cap's refusals with the cap that stopped them: the tab's cap or the site's daily ceiling", async () => {
     const h = createHarness({ policy: { perPageCap: 2, siteDailyCap: 3 } });
     const first = await h.settle(h.service.lookup(publicIps(3, 1), { priority: 'visible', source: 'tab1|s', site: 's' }));
