@@ -47,6 +47,11 @@ export const messageSchemas = {
   'ui:get-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
   /** Lift a reached cap of a tab's site, once per window; the tab's pages ask again. */
   'ui:lift-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
+  /**
+   * The popup's one cap control, "Look up the rest": these IPs of the tab, past its cap, are
+   * looked up as the analyst asked; the site's daily ceiling and the quota reserve still hold.
+   */
+  'ui:look-up-past-cap': z.object({ tabId: z.number().int().nonnegative(), ips: ipList }).strict(),
   // ----- content script -> background -----
   /** `now`: answer what is known without a call, leave out the IPs queued for one (ask again). */
   'cs:lookup': z
@@ -100,6 +105,7 @@ export interface MessageReplies {
   'ui:scan-tab': { injected: boolean };
   'ui:get-page-cap': PageCapUsage;
   'ui:lift-page-cap': PageCapUsage;
+  'ui:look-up-past-cap': LookupResult[];
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };

@@ -26,6 +26,7 @@ export type LookupMessageType =
   | 'ui:clear-cache'
   | 'ui:get-page-cap'
   | 'ui:lift-page-cap'
+  | 'ui:look-up-past-cap'
   | 'cs:lookup'
   | 'cs:lookup-detailed';
 
@@ -127,6 +128,7 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
       await askAgain(tabId).catch(() => undefined);
       return usage;
     },
+    'ui:look-up-past-cap': async ({ tabId, ips }) => service.lookUpPastCap(ips, await capOfTab(tabId)),
     'cs:lookup': async ({ ips, priority, now }, sender) =>
       told(sender, await service.lookup(ips, { priority, answerNow: now === true, ...capKeyOf(sender.tab?.id, sender.tab?.url) })),
     'cs:lookup-detailed': async ({ ip }, sender) => {

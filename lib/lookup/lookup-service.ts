@@ -381,6 +381,28 @@ export class LookupService {
     return this.pageCap.usage(source, site);
   }
 
+  /**
+   * "Look up the rest": IPs of a tab past its cap, looked up because the analyst clicked for
+   * them. The tab's cap makes room for exactly these (PageCap.allowChosen); the site's daily
+   * ceiling still holds (over it: 'site-cap'), and so does the quota reserve, as for any
+   * lookup the page makes ('quota-reserve' past it). One result per input, in order.
+   */
+  async lookUpPastCap(ips: readonly string[], cap: { source: string; site: string }): Promise<LookupResult[]> {
+    await this.ready();
+    const { results, wanted } = prepareIps(ips, this.policy.sendPrivate);
+    const { overCeiling, siteCap } = this.pageCap.allowChosen(cap.source, [...wanted.keys()], cap.site);
+    const refused = new Set(overCeiling);
+    const allowed = [...wanted.keys()].filter((ip) => !refused.has(ip));
+    const answers = new Map<string, LookupResult>();
+    if (allowed.length) {
+      const looked = await this.lookup(allowed, { priority: 'visible', ...cap });
+      allowed.forEach((ip, i) => answers.set(ip, looked[i] ?? failed(ip, { kind: 'bad-response', message: 'No answer.' })));
+    }
+    for (const ip of refused) answers.set(ip, skipped(ip, 'site-cap', siteCap));
+    for (const [ip, indexes] of wanted) for (const i of indexes) results[i] = answers.get(ip);
+    return results.map((result, i) => result ?? failed(ips[i] ?? '', { kind: 'bad-response', message: 'No answer.' }));
+  }
+
   async clearCache(): Promise<{ cleared: number }> {
     return { cleared: await this.cache.clear() };
   }

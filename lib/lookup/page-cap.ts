@@ -173,6 +173,30 @@ export class PageCap {
     return { admitted, capped, overCeiling, pageCap, siteCap };
   }
 
+  /**
+   * IPs the analyst chose to look up past the tab's cap: the tab makes room for exactly these
+   * (they do not eat its automatic allowance), but the site's daily ceiling holds. Those it
+   * lets through are counted, so an automatic ask for them afterwards is free.
+   */
+  allowChosen(source: string, ips: readonly string[], site: string = source): { allowed: string[]; overCeiling: string[]; siteCap: number } {
+    const page = this.current(this.pages, source, PAGE_CAP_WINDOW_MS);
+    const day = this.current(this.sites, site, SITE_DAY_MS);
+    const siteCap = this.limits.perSiteDay + day.extra;
+    const allowed: string[] = [];
+    const overCeiling: string[] = [];
+    for (const ip of ips) {
+      if (page.sent.has(ip)) allowed.push(ip);
+      else if (day.sent.has(ip) || countOf(day) < siteCap) {
+        page.sent.add(ip);
+        page.extra += 1;
+        day.sent.add(ip);
+        allowed.push(ip);
+      } else overCeiling.push(ip);
+    }
+    if (allowed.length) this.scheduleSave();
+    return { allowed, overCeiling, siteCap };
+  }
+
   usage(source: string, site: string = source): PageCapUsage {
     const now = this.options.clock.now();
     const page = this.live(this.pages.peek(source), PAGE_CAP_WINDOW_MS, now);

@@ -59,6 +59,22 @@ describe('LookupService: what is sent', () => {
     expect(statuses(manual).some((s) => s.startsWith('skipped'))).toBe(false);
   });
 
+  it('looks up the rest past the tab cap when asked, but the site ceiling holds, and asks after it are free', async () => {
+    const h = createHarness({ policy: { perPageCap: 2, siteDailyCap: 4 } });
+    const cap = { source: 'tab1|s', site: 's' };
+    const ips = publicIps(5, 1);
+    const auto = await h.settle(h.service.lookup(ips, { priority: 'visible', ...cap }));
+    expect(statuses(auto).filter((s) => s === 'skipped:page-cap')).toHaveLength(3);
+    const rest = await h.settle(h.service.lookUpPastCap(ips.slice(2), cap));
+    // Room under the ceiling (4) for two of the three: the third is held back by it.
+    expect(statuses(rest).slice(0, 2).every((s) => s === 'found' || s === 'not-found')).toBe(true);
+    expect(rest[2]).toEqual({ ip: ips[4], status: 'skipped', reason: 'site-cap', limit: 4 });
+    const calls = h.client.bulkCalls.length;
+    const again = await h.settle(h.service.lookup(ips.slice(0, 4), { priority: 'visible', ...cap }));
+    expect(statuses(again).some((s) => s.startsWith('skipped'))).toBe(false);
+    expect(h.client.bulkCalls.length).toBe(calls);
+  });
+
   it('answerNow: the cache and the cap answer at once, without waiting for the call the others are queued for', async () => {
     const h = createHarness({ policy: { perPageCap: 2 } });
     await h.settle(h.service.lookup(['23.0.0.100'], { priority: 'manual' }));
