@@ -12,6 +12,7 @@ import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } fro
 import { clientFromSettings } from './client-from-settings';
 import { systemClock } from '../lookup/clock';
 import type { LookupResult } from '../lookup/types';
+import { isCapReason } from '../severity';
 import { DetailRate } from './detail-rate';
 import { FrameAsks } from './frame-asks';
 import { storageLedgerStore } from './quota-ledger-storage';
@@ -64,11 +65,27 @@ export interface LookupHandlerDeps {
   /** Where the answers each frame was given are noted (the page handlers check summaries against it). */
   frameAsks?: FrameAsks;
   detailRate?: DetailRate;
+  /** A tab's page was refused lookups by the cap: the toolbar button's tooltip says so. */
+  capReached?: (tabId: number) => Promise<void>;
 }
 
 /** The frame a content script message came from. */
 function frameOf(sender: SenderInfo) {
   return { tabId: sender.tab?.id ?? -1, frameId: sender.frameId ?? 0, documentId: sender.documentId ?? '' };
+}
+
+/**
+ * The toolbar button's tooltip of a tab past its cap (the badge keeps its one meaning, the
+ * count of risky IPs). The browser resets it when the tab navigates.
+ */
+export const CAP_REACHED_TITLE = 'IP Reputation Lens: this page reached its cap of automatic lookups. Open to look up the rest.';
+
+async function browserCapReached(tabId: number): Promise<void> {
+  try {
+    await browser.action.setTitle({ tabId, title: CAP_REACHED_TITLE });
+  } catch {
+    // The tab closed meanwhile: nothing to tell.
+  }
 }
 
 const browserTabUrl = async (tabId: number) => (await browser.tabs.get(tabId)).url;
@@ -82,8 +99,11 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
   const askAgain = deps.askAgain ?? browserAskAgain;
   const frameAsks = deps.frameAsks ?? new FrameAsks();
   const detailRate = deps.detailRate ?? new DetailRate({ clock: overrides.clock ?? systemClock });
+  const capReached = deps.capReached ?? browserCapReached;
   const told = (sender: SenderInfo, results: LookupResult[]) => {
     frameAsks.note(frameOf(sender), results);
+    const tabId = sender.tab?.id;
+    if (tabId !== undefined && results.some((r) => r.status === 'skipped' && isCapReason(r.reason))) void capReached(tabId);
     return results;
   };
   const capOfTab = async (tabId: number) => capKeyOf(tabId, await tabUrl(tabId).catch(() => undefined));

@@ -47,11 +47,16 @@ function startHandlers(overrides: Parameters<typeof createLookupHandlers>[0], de
 
 function build() {
   const askedAgain: number[] = [];
+  const capTold: number[] = [];
   const built = startHandlers(
     { cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) },
-    { tabUrl: async () => 'https://siem.example/alerts', askAgain: async (tabId) => void askedAgain.push(tabId) },
+    {
+      tabUrl: async () => 'https://siem.example/alerts',
+      askAgain: async (tabId) => void askedAgain.push(tabId),
+      capReached: async (tabId) => void capTold.push(tabId),
+    },
   );
-  return { ...built, askedAgain };
+  return { ...built, askedAgain, capTold };
 }
 
 const ipsFrom = (n: number, from: number) => Array.from({ length: n }, (_, i) => `23.${8 + ((from + i) >> 16)}.${((from + i) >> 8) & 255}.${(from + i) & 255}`);
@@ -112,13 +117,39 @@ describe('lookup handlers', () => {
 
   it('cs:lookup applies the per-page cap from the stored policy, per page', async () => {
     await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 2 } });
-    const { handlers } = build();
+    const { handlers, capTold } = build();
     const ips = ['23.1.0.1', '23.1.0.2', '23.1.0.3'];
     const first = await handlers['cs:lookup']({ ips, priority: 'background' }, page(1));
     expect(first.slice(0, 2).every((r) => r.status === 'found' || r.status === 'not-found')).toBe(true);
     expect(first[2]).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap', limit: 2 });
     const otherTab = await handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(2));
     expect(otherTab[0]?.status).not.toBe('skipped');
+    // The toolbar button of the capped tab says the cap was reached; the other tab's does not.
+    expect(capTold).toEqual([1]);
+  });
+
+  it('cs:lookup with now answers the cap at once and leaves out the IPs queued for a call', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 1 } });
+    const { handlers, service } = build();
+    const first = await handlers['cs:lookup']({ ips: ['23.1.0.1', '23.1.0.2'], priority: 'visible', now: true }, page(1));
+    expect(first).toEqual([{ ip: '23.1.0.2', status: 'skipped', reason: 'page-cap', limit: 1 }]);
+    const rest = await handlers['cs:lookup']({ ips: ['23.1.0.1'], priority: 'visible' }, page(1));
+    expect(rest[0]?.status === 'found' || rest[0]?.status === 'not-found').toBe(true);
+    await service.whenIdle();
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(1);
+  });
+
+  it('ui:look-up-past-cap looks up the capped IPs of the tab in one call, and the page then asks them free', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 1 } });
+    const { handlers, service } = build();
+    const ips = ['23.1.0.1', '23.1.0.2', '23.1.0.3'];
+    await handlers['cs:lookup']({ ips, priority: 'visible' }, page(1));
+    const rest = await handlers['ui:look-up-past-cap']({ tabId: 1, ips: ips.slice(1) }, popup);
+    expect(rest.map((r) => r.status).every((s) => s === 'found' || s === 'not-found')).toBe(true);
+    const again = await handlers['cs:lookup']({ ips, priority: 'visible' }, page(1));
+    expect(again.some((r) => r.status === 'skipped')).toBe(false);
+    await service.whenIdle();
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(2);
   });
 
   it('cs:lookup-detailed returns one detailed result', async () => {
