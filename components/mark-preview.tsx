@@ -16,6 +16,8 @@ const SAMPLES: { ip: string; severity: Severity }[] = [
   { ip: '192.0.2.53', severity: 'whitelisted' },
   { ip: '192.0.2.99', severity: 'failed' },
   { ip: '203.0.113.250', severity: 'unknown' },
+  // Past the cap (public, not looked up yet) sits next to private (never sent): they must differ.
+  { ip: '198.51.100.77', severity: 'capped' },
   { ip: '10.20.30.40', severity: 'skipped' },
 ];
 

@@ -4,7 +4,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { IpInfo } from '@/lib/api/types';
-import { describeSkip, formatCount, formatLastAttack, formatScore } from '@/lib/format';
+import { describeSkipped, formatCount, formatLastAttack, formatScore } from '@/lib/format';
 import type { LookupResult } from '@/lib/lookup/types';
 import { severityOf, type SeverityThresholds } from '@/lib/severity';
 import { showBidiControls as visible } from '@/lib/visible-text';
@@ -100,7 +100,7 @@ export function ReputationDetails(props: ReputationDetailsProps) {
       {result.status === 'not-found' && (
         <p class="rep-note">Not in the threat database: no attacks recorded for this address.</p>
       )}
-      {result.status === 'skipped' && <p class="rep-note">{describeSkip(result.reason)}</p>}
+      {result.status === 'skipped' && <p class="rep-note">{describeSkipped(result)}</p>}
       {result.status === 'error' && (
         <p class="rep-note rep-error" role="alert">
           {visible(props.describeError ? props.describeError(result.error) : `Lookup failed: ${result.error.message}`)}

@@ -98,7 +98,8 @@ const SKIP_TEXT: Record<SkipReason, string> = {
   invalid: 'Not a valid IP address.',
   'quota-reserve': 'Automatic lookups stopped at your quota reserve. Look it up manually to use the reserve.',
   'quota-exhausted': 'The API usage limit is reached: no lookups until the quota resets.',
-  'page-cap': 'This page reached its cap of automatic lookups (set it in Options).',
+  'page-cap': 'Not looked up: this page reached its cap of automatic lookups this hour. Look up the rest from the toolbar popup.',
+  'site-cap': 'Not looked up: this site reached its daily ceiling of automatic lookups. Look up the rest from the toolbar popup.',
   interrupted:
     'The extension restarted while this address was being looked up; the API may have charged for it already, so it is not asked again automatically. Look it up by hand to ask again.',
   'automatic-off': 'Automatic lookups are off (Options › Lookup policy).',
@@ -107,4 +108,18 @@ const SKIP_TEXT: Record<SkipReason, string> = {
 
 export function describeSkip(reason: SkipReason): string {
   return SKIP_TEXT[reason] ?? 'Not looked up.';
+}
+
+/** Why a skipped IP was not looked up; the cap's refusals name the cap that applied. */
+export function describeSkipped(result: { reason: SkipReason; limit?: number }): string {
+  const limit = result.limit;
+  if (limit === undefined || !Number.isFinite(limit) || limit < 0) return describeSkip(result.reason);
+  const n = formatCount(limit);
+  if (result.reason === 'page-cap') {
+    return `Not looked up: this page reached its cap of ${n} automatic lookups this hour. Look up the rest from the toolbar popup.`;
+  }
+  if (result.reason === 'site-cap') {
+    return `Not looked up: this site reached its daily ceiling of ${n} automatic lookups. Look up the rest from the toolbar popup.`;
+  }
+  return describeSkip(result.reason);
 }

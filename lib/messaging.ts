@@ -48,9 +48,15 @@ export const messageSchemas = {
   'ui:get-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
   /** Lift a reached cap of a tab's site, once per window; the tab's pages ask again. */
   'ui:lift-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
+  /**
+   * The popup's one cap control, "Look up the rest": these IPs of the tab, past its cap, are
+   * looked up as the analyst asked; the site's daily ceiling and the quota reserve still hold.
+   */
+  'ui:look-up-past-cap': z.object({ tabId: z.number().int().nonnegative(), ips: ipList }).strict(),
   // ----- content script -> background -----
+  /** `now`: answer what is known without a call, leave out the IPs queued for one (ask again). */
   'cs:lookup': z
-    .object({ ips: ipList, priority: z.enum(['visible', 'background']) })
+    .object({ ips: ipList, priority: z.enum(['visible', 'background']), now: z.boolean().optional() })
     .strict(),
   /** The hover card's "Details" button: a user action, so it may use the quota reserve. */
   'cs:lookup-detailed': z.object({ ip }).strict(),
@@ -109,6 +115,7 @@ export interface MessageReplies {
   'ui:scan-tab': { injected: boolean };
   'ui:get-page-cap': PageCapUsage;
   'ui:lift-page-cap': PageCapUsage;
+  'ui:look-up-past-cap': LookupResult[];
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };

@@ -3,7 +3,12 @@
  * contract (console admins and tests rely on them): `ip-rep-<severity>`.
  */
 import { isZeroHitClean } from './api/zero-hit';
-import type { LookupResult } from './lookup/types';
+import type { LookupResult, SkipReason } from './lookup/types';
+
+/** The refusals of the cap on automatic lookups: the tab's cap or the site's daily ceiling. */
+export function isCapReason(reason: SkipReason): boolean {
+  return reason === 'page-cap' || reason === 'site-cap';
+}
 
 export const SEVERITIES = [
   'critical',
@@ -16,6 +21,9 @@ export const SEVERITIES = [
   // the same as "not in the database", and re-asked when the server answers again.
   'failed',
   'unknown',
+  // Public, but not looked up because the tab or site reached its cap of automatic lookups
+  // (issues 11 and 16): never drawn like a private address, since one click looks it up.
+  'capped',
   'skipped',
   'pending',
 ] as const;
@@ -58,7 +66,7 @@ export function severityOf(result: LookupResult | undefined, t: SeverityThreshol
   if (!result) return 'pending';
   switch (result.status) {
     case 'skipped':
-      return 'skipped';
+      return isCapReason(result.reason) ? 'capped' : 'skipped';
     case 'not-found':
       return 'unknown';
     case 'error':
@@ -85,6 +93,7 @@ export const SEVERITY_LABEL: Record<Severity, string> = {
   whitelisted: 'Whitelisted',
   failed: 'Lookup failed',
   unknown: 'Unknown',
+  capped: 'Past the cap',
   skipped: 'Not looked up',
   pending: 'Looking up…',
 };

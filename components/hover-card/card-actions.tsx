@@ -11,7 +11,7 @@ import type { DetailsState } from '@/lib/page/card-store';
 export function canAskDetails(result: LookupResult | undefined): boolean {
   if (!result) return true;
   if (result.status === 'found') return !result.data.ipInfo;
-  if (result.status === 'skipped') return ['quota-reserve', 'page-cap', 'automatic-off', 'interrupted'].includes(result.reason);
+  if (result.status === 'skipped') return ['quota-reserve', 'page-cap', 'site-cap', 'automatic-off', 'interrupted'].includes(result.reason);
   return true;
 }
 

@@ -11,7 +11,8 @@ import type { LookupSender } from '@/lib/page/lookup-queue';
 import { DEFAULT_DISPLAY, type DisplaySettings, type Reply } from '@/lib/protocol';
 import { publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
 
-export const sendLookup: LookupSender = (ips, priority) => sendToBackground('cs:lookup', { ips, priority });
+export const sendLookup: LookupSender = (ips, priority, answerNow) =>
+  sendToBackground('cs:lookup', answerNow ? { ips, priority, now: true } : { ips, priority });
 
 export async function lookupDetailed(ip: string): Promise<Reply<LookupResult>> {
   return sendToBackground('cs:lookup-detailed', { ip });

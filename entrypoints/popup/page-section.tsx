@@ -5,7 +5,9 @@
 import { useLayoutEffect } from 'preact/hooks';
 import { ErrorNotice } from '@/components/error-notice';
 import { IpList } from '@/components/ip-list';
+import type { QuotaSnapshot } from '@/lib/lookup/types';
 import type { SeverityThresholds } from '@/lib/severity';
+import { restCostText } from '@/lib/ui/popup/rest-cost';
 import type { DetailsStore } from '@/lib/ui/popup/details-store';
 import type { PageStore } from '@/lib/ui/popup/page-store';
 import { useServices } from '@/lib/ui/shared/services-context';
@@ -21,6 +23,8 @@ export interface PageSectionProps {
   /** Asks the server now (the free /account call): if it answers, failed IPs are re-asked. */
   onRetryLookups: () => void;
   onRendered?: () => void;
+  /** The quota now, for the cost line of "Look up the rest" (unknown until the meter loads). */
+  quota?: QuotaSnapshot | undefined;
 }
 
 /**
@@ -81,42 +85,44 @@ function SiteButtons({ store, pageScanned }: { store: PageStore; pageScanned: bo
   );
 }
 
-/** "Automatic lookups on this site: 500 / 500 this hour" and, once reached, the offer to lift it. */
-function CapLine({ store }: { store: PageStore }) {
+/**
+ * The per-page cap, in one place: used / cap for the tab and the site; once reached, that it
+ * is and how many IPs on this page it left out (marked "Past the cap"); and one control that
+ * looks them up, with its cost and the quota left said before the click.
+ */
+function CapPanel({ store, quota }: { store: PageStore; quota: QuotaSnapshot | undefined }) {
   const cap = store.cap.value;
-  if (!cap) return null;
-  const fmt = (n: number) => n.toLocaleString('en-US');
-  const reached = cap.used >= cap.cap || cap.siteUsed >= cap.siteCap;
-  return (
-    <div class={reached ? 'notice' : 'muted'} data-testid="page-cap">
-      <p>
-        Automatic lookups for {cap.site}: {fmt(cap.used)} / {fmt(cap.cap)} in this tab this hour; {fmt(cap.siteUsed)} /{' '}
-        {fmt(cap.siteCap)} for the site today.
-        {reached && ' The cap is reached: further IPs are not looked up automatically.'}
-      </p>
-      {cap.canLift && (
-        <button type="button" class="btn" disabled={store.busy.value !== null} onClick={() => void store.liftCap()}>
-          {store.busy.value === 'lift-cap' ? 'Lifting…' : `Look up ${fmt(cap.cap)} more on this tab (once)`}
-        </button>
-      )}
-    </div>
-  );
-}
-
-/** The per-page cap was reached: say so, and offer to look up the rest in one click. */
-function CapNotice({ store }: { store: PageStore }) {
   const capped = store.cappedIps.value;
-  if (capped.length === 0) return null;
+  if (!cap && capped.length === 0) return null;
   const busy = store.busy.value;
-  const what = capped.length === 1 ? '1 address was' : `${capped.length.toLocaleString('en-US')} addresses were`;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const reached = capped.length > 0 || (cap !== null && (cap.used >= cap.cap || cap.siteUsed >= cap.siteCap));
+  const what = capped.length === 1 ? '1 address on this page was' : `${fmt(capped.length)} addresses on this page were`;
   return (
-    <div class="notice cap-notice" role="status">
-      <p>
-        This page reached its cap of automatic lookups: {what} not looked up (marked “skipped”).
-      </p>
-      <button type="button" class="btn" disabled={busy !== null} onClick={() => void store.lookUpCapped()}>
-        {busy === 'look-up-capped' ? 'Looking up…' : `Look up the rest (${capped.length.toLocaleString('en-US')})`}
-      </button>
+    <div class={reached ? 'notice cap-notice' : 'muted'} data-testid="page-cap" role={reached ? 'status' : undefined}>
+      {cap && (
+        <p>
+          Automatic lookups for {cap.site}: {fmt(cap.used)} / {fmt(cap.cap)} in this tab this hour; {fmt(cap.siteUsed)} /{' '}
+          {fmt(cap.siteCap)} for the site today.
+        </p>
+      )}
+      {reached && (
+        <p class="cap-reached">
+          {capped.length > 0
+            ? `The cap is reached: ${what} not looked up (marked “Past the cap”).`
+            : 'The cap is reached: further IPs on this page are not looked up automatically.'}
+        </p>
+      )}
+      {capped.length > 0 && (
+        <>
+          <button type="button" class="btn" disabled={busy !== null} aria-describedby="rest-cost" onClick={() => void store.lookUpCapped()}>
+            {busy === 'look-up-capped' ? 'Looking up…' : `Look up the rest (${fmt(capped.length)})`}
+          </button>
+          <p class="muted" id="rest-cost">
+            {restCostText(capped.length, quota)}
+          </p>
+        </>
+      )}
     </div>
   );
 }
@@ -162,8 +168,7 @@ export function PageSection(props: PageSectionProps) {
           {/* The content script answered, so this page is scanned and followed as it changes. */}
           <SiteButtons store={store} pageScanned />
           <FailedLookupsNotice rows={state.rows} onOpenOptions={props.onOpenOptions} onRetry={props.onRetryLookups} />
-          <CapLine store={store} />
-          <CapNotice store={store} />
+          <CapPanel store={store} quota={props.quota} />
           {state.rows.length === 0 ? (
             <p>No IP addresses found on this page yet.</p>
           ) : (

@@ -74,6 +74,7 @@ export function PopupApp(props: { stores?: PopupStores }) {
       />
       <PageSection
         store={page}
+        quota={quota}
         details={stores.details}
         thresholds={thresholds}
         now={now}

@@ -12,6 +12,7 @@ import { DEFAULT_LOOKUP_POLICY, getSetting, watchSettings, type SettingKey } fro
 import { clientFromSettings } from './client-from-settings';
 import { systemClock } from '../lookup/clock';
 import type { LookupResult } from '../lookup/types';
+import { isCapReason } from '../severity';
 import { DetailRate } from './detail-rate';
 import { browserTabInFront, checkDetailedAsk, frameOf } from './detail-trust';
 import { FrameAsks } from './frame-asks';
@@ -27,6 +28,7 @@ export type LookupMessageType =
   | 'ui:clear-cache'
   | 'ui:get-page-cap'
   | 'ui:lift-page-cap'
+  | 'ui:look-up-past-cap'
   | 'cs:lookup'
   | 'cs:lookup-detailed';
 
@@ -66,6 +68,22 @@ export interface LookupHandlerDeps {
   detailRate?: DetailRate;
   /** Whether a tab is the active tab of the last-focused window (detail-trust.ts). */
   tabInFront?: (tabId: number) => Promise<boolean>;
+  /** A tab's page was refused lookups by the cap: the toolbar button's tooltip says so. */
+  capReached?: (tabId: number) => Promise<void>;
+}
+
+/**
+ * The toolbar button's tooltip of a tab past its cap (the badge keeps its one meaning, the
+ * count of risky IPs). The browser resets it when the tab navigates.
+ */
+export const CAP_REACHED_TITLE = 'IP Reputation Lens: this page reached its cap of automatic lookups. Open to look up the rest.';
+
+async function browserCapReached(tabId: number): Promise<void> {
+  try {
+    await browser.action.setTitle({ tabId, title: CAP_REACHED_TITLE });
+  } catch {
+    // The tab closed meanwhile: nothing to tell.
+  }
 }
 
 const browserTabUrl = async (tabId: number) => (await browser.tabs.get(tabId)).url;
@@ -83,8 +101,11 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
     rate: deps.detailRate ?? new DetailRate({ clock: overrides.clock ?? systemClock }),
     tabInFront: deps.tabInFront ?? browserTabInFront(browser),
   };
+  const capReached = deps.capReached ?? browserCapReached;
   const told = (sender: SenderInfo, results: LookupResult[]) => {
     frameAsks.note(frameOf(sender), results);
+    const tabId = sender.tab?.id;
+    if (tabId !== undefined && results.some((r) => r.status === 'skipped' && isCapReason(r.reason))) void capReached(tabId);
     return results;
   };
   const capOfTab = async (tabId: number) => capKeyOf(tabId, await tabUrl(tabId).catch(() => undefined));
@@ -132,11 +153,12 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
       await askAgain(tabId).catch(() => undefined);
       return usage;
     },
-    'cs:lookup': async ({ ips, priority }, sender) => {
+    'ui:look-up-past-cap': async ({ tabId, ips }) => service.lookUpPastCap(ips, await capOfTab(tabId)),
+    'cs:lookup': async ({ ips, priority, now }, sender) => {
       await frameAsks.ready();
       // Noted as it arrives: the card's Details may follow before the answers.
       frameAsks.noteAsked(frameOf(sender), ips);
-      return told(sender, await service.lookup(ips, { priority, ...capKeyOf(sender.tab?.id, sender.tab?.url) }));
+      return told(sender, await service.lookup(ips, { priority, answerNow: now === true, ...capKeyOf(sender.tab?.id, sender.tab?.url) }));
     },
     'cs:lookup-detailed': async ({ ip }, sender) => {
       // One unit each, past the page cap: only what the browser attests lets it through.

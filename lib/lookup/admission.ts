@@ -12,6 +12,8 @@
  *   asked by a worker that stopped ─► skipped 'interrupted' (automatic lookups only; the
  *   before its answer was kept        lost call may be paid already, see call-journal.ts)
  *   more than the per-page cap     ─► skipped 'page-cap' (automatic lookups only)
+ *   more than the site's daily     ─► skipped 'site-cap' (automatic lookups only)
+ *   ceiling
  */
 import type { CallContext } from './call-context';
 import type { PageCap } from './page-cap';
@@ -67,7 +69,12 @@ export function admit(
     if (rules.interrupted(ip)) answer(ip, skipped(ip, 'interrupted'));
     else sendable.push(ip);
   }
-  const { admitted, capped } = rules.pageCap.admit(request.source ?? 'unknown-page', sendable, request.site);
-  for (const ip of capped) answer(ip, skipped(ip, 'page-cap'));
+  const { admitted, capped, overCeiling, pageCap, siteCap } = rules.pageCap.admit(request.source ?? 'unknown-page', sendable, request.site);
+  // Said apart from private addresses all the way to the page: these are public and one click
+  // away from a lookup (issue 16), and the card names the cap that stopped them.
+  const byCeiling = new Set(overCeiling);
+  for (const ip of capped) {
+    answer(ip, byCeiling.has(ip) ? skipped(ip, 'site-cap', siteCap) : skipped(ip, 'page-cap', pageCap));
+  }
   return admitted;
 }

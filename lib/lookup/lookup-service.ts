@@ -63,6 +63,13 @@ export interface LookupOptions {
   /** The site of the tab's top page, for the daily cap per site (default: `source`). */
   site?: string;
   detailed?: boolean;
+  /**
+   * Answer now with what is known without the API (the cache, and every refusal: private,
+   * the cap, no key...), leaving out the IPs queued for a call; the caller asks for those again
+   * (the second ask joins the queued call, and the cap does not count them twice). A page thus
+   * never shows an IP "Looking up…" while it waits on other IPs' call only to be refused.
+   */
+  answerNow?: boolean;
 }
 
 export interface LookupServiceOptions {
@@ -238,7 +245,10 @@ export class LookupService {
     });
   }
 
-  /** One result per input, in input order (the same result for repeated inputs). */
+  /**
+   * One result per input, in input order (the same result for repeated inputs); with
+   * `answerNow`, only those known without a call, in input order.
+   */
   async lookup(inputs: readonly string[], options: LookupOptions): Promise<LookupResult[]> {
     this.preparing++;
     let queued = false;
@@ -292,6 +302,11 @@ export class LookupService {
         );
       }
       markQueued();
+      if (options.answerNow) {
+        // Nobody awaits these here; they settle the cache and the callers that ask again.
+        void Promise.allSettled(pending);
+        return results.filter((result): result is LookupResult => result !== undefined);
+      }
       await Promise.all(pending);
       return results.map((result, i) => result ?? failed(inputs[i] ?? '', { kind: 'bad-response', message: 'No answer.' }));
     } finally {
@@ -378,6 +393,28 @@ export class LookupService {
       throw new Error('The cap of this page is not reached, or was lifted once already in this hour.');
     }
     return this.pageCap.usage(source, site);
+  }
+
+  /**
+   * "Look up the rest": IPs of a tab past its cap, looked up because the analyst clicked for
+   * them. The tab's cap makes room for exactly these (PageCap.allowChosen); the site's daily
+   * ceiling still holds (over it: 'site-cap'), and so does the quota reserve, as for any
+   * lookup the page makes ('quota-reserve' past it). One result per input, in order.
+   */
+  async lookUpPastCap(ips: readonly string[], cap: { source: string; site: string }): Promise<LookupResult[]> {
+    await this.ready();
+    const { results, wanted } = prepareIps(ips, this.policy.sendPrivate);
+    const { overCeiling, siteCap } = this.pageCap.allowChosen(cap.source, [...wanted.keys()], cap.site);
+    const refused = new Set(overCeiling);
+    const allowed = [...wanted.keys()].filter((ip) => !refused.has(ip));
+    const answers = new Map<string, LookupResult>();
+    if (allowed.length) {
+      const looked = await this.lookup(allowed, { priority: 'visible', ...cap });
+      allowed.forEach((ip, i) => answers.set(ip, looked[i] ?? failed(ip, { kind: 'bad-response', message: 'No answer.' })));
+    }
+    for (const ip of refused) answers.set(ip, skipped(ip, 'site-cap', siteCap));
+    for (const [ip, indexes] of wanted) for (const i of indexes) results[i] = answers.get(ip);
+    return results.map((result, i) => result ?? failed(ips[i] ?? '', { kind: 'bad-response', message: 'No answer.' }));
   }
 
   async clearCache(): Promise<{ cleared: number }> {

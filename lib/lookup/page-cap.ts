@@ -71,6 +71,18 @@ export interface PageCapUsage {
   windowEndsAt: number | null;
 }
 
+/** What admit() decided, and which cap refused what (the page shows it). */
+export interface Admitted {
+  admitted: string[];
+  /** Every IP over a cap. */
+  capped: string[];
+  /** Those of `capped` the tab's cap would have let through: the site's daily ceiling stopped them. */
+  overCeiling: string[];
+  /** The tab's cap and the site's ceiling that applied (lifts included). */
+  pageCap: number;
+  siteCap: number;
+}
+
 interface Counter {
   start: number;
   /** IPs counted by an earlier worker run: known by number only. */
@@ -150,27 +162,57 @@ export class PageCap {
    * Splits `ips` into those the tab (`source`: tab and site) may still send and those over a
    * cap. `site` defaults to `source` (callers without a site, such as tests).
    */
-  admit(source: string, ips: readonly string[], site: string = source): { admitted: string[]; capped: string[] } {
+  admit(source: string, ips: readonly string[], site: string = source): Admitted {
     const page = this.current(this.pages, source, PAGE_CAP_WINDOW_MS);
     const day = this.current(this.sites, site, SITE_DAY_MS);
     const admitted: string[] = [];
     const capped: string[] = [];
+    const overCeiling: string[] = [];
+    const pageCap = this.limits.perWindow + page.extra;
+    const siteCap = this.limits.perSiteDay + day.extra;
     let counted = false;
     for (const ip of ips) {
       if (page.sent.has(ip)) {
         admitted.push(ip); // already counted in this window: asking again costs the page nothing
         continue;
       }
-      const inDay = day.sent.has(ip);
-      if (countOf(page) < this.limits.perWindow + page.extra && (inDay || countOf(day) < this.limits.perSiteDay + day.extra)) {
+      const pageFull = countOf(page) >= pageCap;
+      if (!pageFull && (day.sent.has(ip) || countOf(day) < siteCap)) {
         page.sent.add(ip);
         day.sent.add(ip);
         admitted.push(ip);
         counted = true;
-      } else capped.push(ip);
+      } else {
+        capped.push(ip);
+        if (!pageFull) overCeiling.push(ip);
+      }
     }
     if (counted) this.scheduleSave();
-    return { admitted, capped };
+    return { admitted, capped, overCeiling, pageCap, siteCap };
+  }
+
+  /**
+   * IPs the analyst chose to look up past the tab's cap: the tab makes room for exactly these
+   * (they do not eat its automatic allowance), but the site's daily ceiling holds. Those it
+   * lets through are counted, so an automatic ask for them afterwards is free.
+   */
+  allowChosen(source: string, ips: readonly string[], site: string = source): { allowed: string[]; overCeiling: string[]; siteCap: number } {
+    const page = this.current(this.pages, source, PAGE_CAP_WINDOW_MS);
+    const day = this.current(this.sites, site, SITE_DAY_MS);
+    const siteCap = this.limits.perSiteDay + day.extra;
+    const allowed: string[] = [];
+    const overCeiling: string[] = [];
+    for (const ip of ips) {
+      if (page.sent.has(ip)) allowed.push(ip);
+      else if (day.sent.has(ip) || countOf(day) < siteCap) {
+        page.sent.add(ip);
+        page.extra += 1;
+        day.sent.add(ip);
+        allowed.push(ip);
+      } else overCeiling.push(ip);
+    }
+    if (allowed.length) this.scheduleSave();
+    return { allowed, overCeiling, siteCap };
   }
 
   usage(source: string, site: string = source): PageCapUsage {

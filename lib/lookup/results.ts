@@ -3,8 +3,8 @@ import { ApiError, type ApiErrorData } from '../api/errors';
 import { redactSecrets } from '../api/redact';
 import type { LookupResult, SkipReason } from './types';
 
-export function skipped(ip: string, reason: SkipReason): LookupResult {
-  return { ip, status: 'skipped', reason };
+export function skipped(ip: string, reason: SkipReason, limit?: number): LookupResult {
+  return limit === undefined ? { ip, status: 'skipped', reason } : { ip, status: 'skipped', reason, limit };
 }
 
 export function failed(ip: string, error: ApiErrorData): LookupResult {

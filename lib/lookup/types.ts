@@ -15,7 +15,8 @@ export type SkipReason =
   | 'invalid' // not an IP address
   | 'quota-reserve' // automatic lookups stop at the reserve the user keeps
   | 'quota-exhausted' // the server said the usage limit is reached
-  | 'page-cap' // the per-page cap on automatic lookups is reached
+  | 'page-cap' // the per-page cap on automatic lookups is reached (this tab and site, this hour)
+  | 'site-cap' // the site's daily ceiling on automatic lookups is reached (all its tabs together)
   | 'interrupted' // asked just before the worker was stopped: may be paid already, not re-sent automatically
   | 'automatic-off' // the user turned automatic lookups off
   | 'no-key'; // no API key configured
@@ -23,7 +24,8 @@ export type SkipReason =
 export type LookupResult =
   | { ip: string; status: 'found'; data: Reputation; fetchedAt: number }
   | { ip: string; status: 'not-found'; fetchedAt: number }
-  | { ip: string; status: 'skipped'; reason: SkipReason }
+  /** `limit`: for the cap's refusals, the cap that applied (lookups in its window), for display. */
+  | { ip: string; status: 'skipped'; reason: SkipReason; limit?: number }
   | { ip: string; status: 'error'; error: ApiErrorData };
 
 export type QuotaState = 'ok' | 'low' | 'reserve-reached' | 'exhausted' | 'unknown';

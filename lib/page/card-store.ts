@@ -13,7 +13,7 @@ import type { PivotChoice } from '@/lib/pivots';
 import { defangIp } from '@/lib/ip/defang';
 import type { Reply, ReplyError } from '@/lib/protocol';
 import type { SeverityThresholds } from '@/lib/severity';
-import { describeSkip } from '@/lib/format';
+import { describeSkipped } from '@/lib/format';
 import { describeError } from '@/lib/ui/shared/error-messages';
 import { createHoverIntent, type HoverTarget } from './hover-intent';
 import { liveRange } from './hit-test';
@@ -355,7 +355,7 @@ function describeReplyError(error: ReplyError): string {
 export function detailsFailure(answer: LookupResult, current: LookupResult | undefined): string | null {
   if (answer.status === 'found' || !current || current.status !== 'found') return null;
   if (answer.status === 'error') return describeReplyError(answer.error);
-  if (answer.status === 'skipped') return `No details: ${describeSkip(answer.reason)}`;
+  if (answer.status === 'skipped') return `No details: ${describeSkipped(answer)}`;
   return 'No details: the address is no longer in the threat database.';
 }
 

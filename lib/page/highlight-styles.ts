@@ -25,6 +25,9 @@ const LOOKS: Record<Severity, Look> = {
   // Magenta and wavy: unlike any verdict, so a failed lookup is never read as "clean" or "unknown".
   failed: { colour: '194 24 91', line: 'wavy', thickness: 1, fill: 0.22 },
   unknown: { colour: '140 140 140', line: 'dotted', thickness: 1, fill: 0.22 },
+  // Violet and dashed, 2 px: a public address waiting for the analyst's click, never the grey
+  // dotted line of a private one ("skipped") nor the thin grey dash of "pending".
+  capped: { colour: '126 87 194', line: 'dashed', thickness: 2, fill: 0.2 },
   skipped: { colour: '140 140 140', line: 'dotted', thickness: 1, fill: 0 },
   pending: { colour: '140 140 140', line: 'dashed', thickness: 1, fill: 0.12 },
 };

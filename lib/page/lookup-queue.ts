@@ -9,10 +9,15 @@ import type { Reply } from '../protocol';
 
 export type PagePriority = 'visible' | 'background';
 
-/** Sends one batch; `null`-free: a failed send comes back as an error for the whole batch. */
+/**
+ * Sends one batch; `null`-free: a failed send comes back as an error for the whole batch.
+ * `answerNow`: the background answers what it knows without a call (its cache, and every
+ * refusal such as the cap) and leaves out the IPs it queued for one, which are asked again.
+ */
 export type LookupSender = (
   ips: string[],
   priority: PagePriority,
+  answerNow?: boolean,
 ) => Promise<Reply<LookupResult[]>>;
 
 export interface LookupQueueOptions {
@@ -162,32 +167,64 @@ export class LookupQueue {
     }
   }
 
+  /**
+   * Two asks, so that "pending" is true (issue 16): the first is answered at once with all the
+   * background knows without a call (cache hits, and refusals such as the cap, which used to
+   * wait for the other IPs' call and sat "Looking up…" though never sent); the second waits
+   * for the IPs it queued. A background batch frees its turn after the first ask: its IPs
+   * left are queued in the background then, and the next batch's refusals come back at once.
+   */
   private launch(ips: string[], priority: PagePriority, after?: () => void): void {
     const generation = this.generation;
-    const task = this.options
-      .send(ips, priority)
-      .catch((error: unknown): Reply<LookupResult[]> => ({
-        ok: false,
-        error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) },
-      }))
-      .then((reply) => {
-        if (this.stopped || generation !== this.generation) return;
-        const results: LookupResult[] = reply.ok ? [...reply.value] : [];
-        const answered = new Set(results.map((r) => r.ip));
-        // No answer for an IP (failed message, or left out of the reply) is an error, not
-        // "pending" for ever: the mark turns grey and the card says why.
-        const error: ApiErrorData = reply.ok
-          ? { kind: 'bad-response', message: 'The extension gave no answer for this address.' }
-          : { kind: asApiKind(reply.error.kind), message: reply.error.message };
-        for (const ip of ips) if (!answered.has(ip)) results.push({ ip, status: 'error', error });
-        for (const r of results) this.results.set(r.ip, r);
-        this.options.onResults(results);
+    let release = after;
+    const freeTurn = () => {
+      const run = release;
+      release = undefined;
+      run?.();
+    };
+    const task = this.ask(ips, priority, true, generation)
+      .then((queued) => {
+        freeTurn();
+        if (queued.length && !this.stopped && generation === this.generation) return this.ask(queued, priority, false, generation);
+        return [];
       })
+      .then(() => undefined)
       .finally(() => {
         this.inFlight.delete(task);
-        after?.();
+        freeTurn();
       });
     this.inFlight.add(task);
+  }
+
+  /** One message: applies its answers, and returns the IPs left for a second ask (answerNow only). */
+  private async ask(ips: string[], priority: PagePriority, answerNow: boolean, generation: number): Promise<string[]> {
+    const reply = await this.options.send(ips, priority, answerNow).catch(
+      (error: unknown): Reply<LookupResult[]> => ({
+        ok: false,
+        error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) },
+      }),
+    );
+    if (this.stopped || generation !== this.generation) return [];
+    const results: LookupResult[] = reply.ok ? [...reply.value] : [];
+    const answered = new Set(results.map((r) => r.ip));
+    const left = ips.filter((ip) => !answered.has(ip));
+    if (answerNow && reply.ok) {
+      if (results.length) this.apply(results);
+      return left;
+    }
+    // No answer for an IP (failed message, or left out of the final reply) is an error, not
+    // "pending" for ever: the mark turns grey and the card says why.
+    const error: ApiErrorData = reply.ok
+      ? { kind: 'bad-response', message: 'The extension gave no answer for this address.' }
+      : { kind: asApiKind(reply.error.kind), message: reply.error.message };
+    for (const ip of left) results.push({ ip, status: 'error', error });
+    this.apply(results);
+    return [];
+  }
+
+  private apply(results: LookupResult[]): void {
+    for (const r of results) this.results.set(r.ip, r);
+    this.options.onResults(results);
   }
 }
 

@@ -211,17 +211,30 @@ test.describe('This page', () => {
     await popup.goto(extensionUrl(extensionId, 'popup.html', `?tab=${tabId}`));
     const section = popup.getByRole('region', { name: 'This page' });
     await section.getByRole('button', { name: 'Scan this page' }).click();
-    // Six public IPs, a cap of two: four are left out, and the popup says so.
-    await expect(section.getByText('This page reached its cap of automatic lookups: 4 addresses were not looked up')).toBeVisible();
+    // Six public IPs, a cap of two: four are left out, and the popup says so in one panel.
+    const panel = section.getByTestId('page-cap');
+    await expect(panel.getByText('The cap is reached: 4 addresses on this page were not looked up (marked “Past the cap”).')).toBeVisible();
+    await expect(panel.getByText(/^Up to 4 API units \(cached answers are free\)\. Quota left: /)).toBeVisible();
+    // One control for the cap, nothing else offering to lift it.
+    await expect(popup.getByRole('button', { name: /Look up the rest|more on this tab/ })).toHaveCount(1);
+    // On the page, the four are "capped", drawn apart from the private address ("skipped").
+    const marks = (name: string) => site.evaluate((n) => [...(CSS.highlights.get(n) ?? [])].length, name);
+    await expect.poll(() => marks('ip-rep-capped')).toBe(4);
+    expect(await marks('ip-rep-skipped')).toBe(1);
+    // The toolbar button's tooltip says it too (the badge keeps counting risky IPs).
+    const title = () =>
+      popup.evaluate((id) => (globalThis as unknown as { chrome: { action: { getTitle(d: { tabId: number }): Promise<string> } } }).chrome.action.getTitle({ tabId: id }), tabId);
+    expect(await title()).toContain('this page reached its cap of automatic lookups');
     const before = env.ui.sim.requestLog.filter((r) => r.path === '/checkIP/bulk').reduce((n, r) => n + r.ips, 0);
     expect(before).toBe(2);
-    await section.getByRole('button', { name: 'Look up the rest (4)' }).click();
-    await expect(section.getByText("Looked up the 4 addresses past this page's cap.")).toBeVisible();
-    await expect(section.getByText(/reached its cap/)).toHaveCount(0);
+    await panel.getByRole('button', { name: 'Look up the rest (4)' }).click();
+    await expect(section.getByText("Looked up 4 addresses past this page's cap.")).toBeVisible();
+    await expect(section.getByText(/not looked up \(marked/)).toHaveCount(0);
     await expect(section.locator('tbody .ip-button')).toHaveText([IPS.critical, IPS.high, IPS.xss, IPS.medium, IPS.clean, IPS.whitelisted, IPS.private]);
-    // The page's marks follow: every public IP has its colour, none is left "skipped".
-    await expect.poll(() => site.evaluate(() => [...(CSS.highlights.get('ip-rep-whitelisted') ?? [])].length)).toBe(1);
-    await expect.poll(() => site.evaluate(() => [...(CSS.highlights.get('ip-rep-skipped') ?? [])].length)).toBe(1);
+    // The page's marks follow: every public IP has its colour, none is left "capped" or "skipped".
+    await expect.poll(() => marks('ip-rep-whitelisted')).toBe(1);
+    await expect.poll(() => marks('ip-rep-capped')).toBe(0);
+    expect(await marks('ip-rep-skipped')).toBe(1);
     // Only the four were asked: nothing looked up twice.
     expect(env.ui.sim.requestLog.filter((r) => r.path === '/checkIP/bulk').reduce((n, r) => n + r.ips, 0)).toBe(6);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAbsolute, formatCount, formatLastAttack, formatRelative, formatScore, describeSkip } from '@/lib/format';
+import { formatAbsolute, formatCount, formatLastAttack, formatRelative, formatScore, describeSkip, describeSkipped } from '@/lib/format';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -41,5 +41,15 @@ describe('format', () => {
   it('explains every skip reason in words', () => {
     expect(describeSkip('private')).toMatch(/Private address/);
     expect(describeSkip('quota-reserve')).toMatch(/reserve/);
+  });
+  it('names the cap that stopped a lookup, and says where to look up the rest', () => {
+    expect(describeSkipped({ reason: 'page-cap', limit: 1500 })).toBe(
+      'Not looked up: this page reached its cap of 1,500 automatic lookups this hour. Look up the rest from the toolbar popup.',
+    );
+    expect(describeSkipped({ reason: 'site-cap', limit: 2000 })).toContain('daily ceiling of 2,000 automatic lookups');
+    // Without a usable limit: the general sentence, never "undefined" or "NaN".
+    expect(describeSkipped({ reason: 'page-cap' })).toBe(describeSkip('page-cap'));
+    expect(describeSkipped({ reason: 'page-cap', limit: Number.NaN })).not.toMatch(/NaN|undefined/);
+    expect(describeSkipped({ reason: 'private', limit: 3 })).toBe(describeSkip('private'));
   });
 });

@@ -111,3 +111,13 @@ describe.each(PROFILE_NAMES)('bulk severity = single severity for every IP (prof
     expect(SAMPLE.filter((ip) => ip.includes(':')).length).toBeGreaterThan(20);
   });
 });
+
+describe('severity of IPs past the cap', () => {
+  it('is "capped" for the tab cap and the site ceiling, "skipped" for private and other skips', () => {
+    const skip = (reason: 'page-cap' | 'site-cap' | 'private' | 'quota-reserve'): LookupResult => ({ ip: '9.9.9.9', status: 'skipped', reason });
+    expect(severityOf(skip('page-cap'), DEFAULT_THRESHOLDS)).toBe('capped');
+    expect(severityOf(skip('site-cap'), DEFAULT_THRESHOLDS)).toBe('capped');
+    expect(severityOf(skip('private'), DEFAULT_THRESHOLDS)).toBe('skipped');
+    expect(severityOf(skip('quota-reserve'), DEFAULT_THRESHOLDS)).toBe('skipped');
+  });
+});

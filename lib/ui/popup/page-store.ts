@@ -6,6 +6,7 @@
 import { computed, signal } from '@preact/signals';
 import type { PageCapUsage } from '../../lookup/page-cap';
 import type { ReplyError } from '../../protocol';
+import { isCapReason } from '../../severity';
 import type { IpRow } from '../shared/ip-rows';
 import { markTime, PERF_MARKS } from './perf-marks';
 import type { TabInfo, UiServices } from '../shared/services';
@@ -19,7 +20,7 @@ export type PageState =
   | { phase: 'not-scanned'; tab: TabInfo }
   | { phase: 'ready'; tab: TabInfo; url: string; title: string; rows: IpRow[]; scanning: boolean; limited: boolean };
 
-export type PageAction = 'scan-page' | 'scan-site' | 'stop-site' | 'lift-cap' | 'look-up-capped';
+export type PageAction = 'scan-page' | 'scan-site' | 'stop-site' | 'look-up-capped';
 
 /** What one `ui:lookup` may carry (the protocol's list limit). */
 const LOOKUP_CHUNK = 10_000;
@@ -28,6 +29,17 @@ const LOOKUP_CHUNK = 10_000;
 export function isScannableUrl(url: string | undefined): boolean {
   if (url === undefined) return true; // unknown without activeTab: try the content script
   return /^(https?|file):/i.test(url) && !/^https:\/\/(chrome\.google\.com\/webstore|chromewebstore\.google\.com)/i.test(url);
+}
+
+const addresses = (n: number) => (n === 1 ? '1 address' : `${n.toLocaleString('en-US')} addresses`);
+
+/** What "Look up the rest" did, including what the site's ceiling or the reserve held back. */
+export function restNotice(asked: number, overCeiling: number, overReserve: number): string {
+  const looked = asked - overCeiling - overReserve;
+  const parts = [`Looked up ${addresses(looked)} past this page's cap.`];
+  if (overCeiling) parts.push(`${addresses(overCeiling)} not: this site reached its daily ceiling (set it in Options).`);
+  if (overReserve) parts.push(`${addresses(overReserve)} not: your quota reserve is reached (look them up one by one to use it).`);
+  return parts.join(' ');
 }
 
 export function createPageStore(
@@ -61,7 +73,7 @@ export function createPageStore(
   const cappedIps = computed(() => {
     const s = state.value;
     if (s.phase !== 'ready') return [];
-    return s.rows.filter((r) => r.result?.status === 'skipped' && r.result.reason === 'page-cap').map((r) => r.ip);
+    return s.rows.filter((r) => r.result?.status === 'skipped' && isCapReason(r.result.reason)).map((r) => r.ip);
   });
 
   async function ask(current: TabInfo): Promise<void> {
@@ -177,36 +189,28 @@ export function createPageStore(
     });
   }
 
-  /** One more cap's worth for this tab and site, once per window; the page asks again. */
-  function liftCap(): Promise<void> {
-    return run('lift-cap', async () => {
-      if (!tab) return null;
-      const reply = await services.send('ui:lift-page-cap', { tabId: tab.id });
-      if (!reply.ok) return reply.error;
-      cap.value = reply.value;
-      notice.value = `The cap for ${reply.value.site} is lifted to ${reply.value.cap.toLocaleString('en-US')} this hour: the page asks again.`;
-      return null;
-    });
-  }
-
   /**
-   * "Look up the rest": the analyst asks for the IPs past the cap, as a manual lookup (the cap
-   * is for automatic lookups only). The page then forgets its answers and asks again for what
-   * is near the viewport, which the background now answers from its cache; IPs further away
-   * get theirs from the cache as they come near.
+   * The one cap control, "Look up the rest": the IPs past this tab's cap, looked up because the
+   * analyst clicked (the tab's cap makes room for exactly these; the site's daily ceiling and
+   * the quota reserve still hold, and the notice says what they held back). The page then
+   * forgets its answers and asks again for what is near the viewport, which the background now
+   * answers from its cache; IPs further away get theirs from the cache as they come near.
    */
   function lookUpCapped(): Promise<void> {
     return run('look-up-capped', async () => {
       const ips = cappedIps.value;
-      if (!tab || ips.length === 0) return null;
+      const current = tab;
+      if (!current || ips.length === 0) return null;
+      const held: Record<'site-cap' | 'quota-reserve', number> = { 'site-cap': 0, 'quota-reserve': 0 };
       for (let i = 0; i < ips.length; i += LOOKUP_CHUNK) {
-        const reply = await services.send('ui:lookup', { ips: ips.slice(i, i + LOOKUP_CHUNK) });
+        const reply = await services.send('ui:look-up-past-cap', { tabId: current.id, ips: ips.slice(i, i + LOOKUP_CHUNK) });
         if (!reply.ok) return reply.error;
+        for (const r of reply.value) if (r.status === 'skipped' && (r.reason === 'site-cap' || r.reason === 'quota-reserve')) held[r.reason]++;
       }
-      const again = await services.sendToTab(tab.id, 'tab:results-stale', {});
+      const again = await services.sendToTab(current.id, 'tab:results-stale', {});
       if (!again.ok) return again.error;
-      await ask(tab);
-      notice.value = `Looked up the ${ips.length === 1 ? 'address' : `${ips.length} addresses`} past this page's cap.`;
+      await ask(current);
+      notice.value = restNotice(ips.length, held['site-cap'], held['quota-reserve']);
       return null;
     });
   }
@@ -225,7 +229,6 @@ export function createPageStore(
     scanPage,
     scanSite,
     stopSite,
-    liftCap,
     cappedIps,
     lookUpCapped,
   };

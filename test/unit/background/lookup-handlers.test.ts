@@ -51,17 +51,19 @@ function startHandlers(overrides: Parameters<typeof createLookupHandlers>[0], de
 
 function build(extra: Parameters<typeof createLookupHandlers>[1] = {}) {
   const askedAgain: number[] = [];
+  const capTold: number[] = [];
   const built = startHandlers(
     { cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) },
     {
       tabUrl: async () => 'https://siem.example/alerts',
       askAgain: async (tabId) => void askedAgain.push(tabId),
+      capReached: async (tabId) => void capTold.push(tabId),
       // Every tab is in front unless a test says otherwise (detail-trust.ts, rule 2).
       tabInFront: async () => true,
       ...extra,
     },
   );
-  return { ...built, askedAgain };
+  return { ...built, askedAgain, capTold };
 }
 
 const ipsFrom = (n: number, from: number) => Array.from({ length: n }, (_, i) => `23.${8 + ((from + i) >> 16)}.${((from + i) >> 8) & 255}.${(from + i) & 255}`);
@@ -122,13 +124,39 @@ describe('lookup handlers', () => {
 
   it('cs:lookup applies the per-page cap from the stored policy, per page', async () => {
     await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 2 } });
-    const { handlers } = build();
+    const { handlers, capTold } = build();
     const ips = ['23.1.0.1', '23.1.0.2', '23.1.0.3'];
     const first = await handlers['cs:lookup']({ ips, priority: 'background' }, page(1));
     expect(first.slice(0, 2).every((r) => r.status === 'found' || r.status === 'not-found')).toBe(true);
-    expect(first[2]).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    expect(first[2]).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap', limit: 2 });
     const otherTab = await handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(2));
     expect(otherTab[0]?.status).not.toBe('skipped');
+    // The toolbar button of the capped tab says the cap was reached; the other tab's does not.
+    expect(capTold).toEqual([1]);
+  });
+
+  it('cs:lookup with now answers the cap at once and leaves out the IPs queued for a call', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 1 } });
+    const { handlers, service } = build();
+    const first = await handlers['cs:lookup']({ ips: ['23.1.0.1', '23.1.0.2'], priority: 'visible', now: true }, page(1));
+    expect(first).toEqual([{ ip: '23.1.0.2', status: 'skipped', reason: 'page-cap', limit: 1 }]);
+    const rest = await handlers['cs:lookup']({ ips: ['23.1.0.1'], priority: 'visible' }, page(1));
+    expect(rest[0]?.status === 'found' || rest[0]?.status === 'not-found').toBe(true);
+    await service.whenIdle();
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(1);
+  });
+
+  it('ui:look-up-past-cap looks up the capped IPs of the tab in one call, and the page then asks them free', async () => {
+    await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 1 } });
+    const { handlers, service } = build();
+    const ips = ['23.1.0.1', '23.1.0.2', '23.1.0.3'];
+    await handlers['cs:lookup']({ ips, priority: 'visible' }, page(1));
+    const rest = await handlers['ui:look-up-past-cap']({ tabId: 1, ips: ips.slice(1) }, popup);
+    expect(rest.map((r) => r.status).every((s) => s === 'found' || s === 'not-found')).toBe(true);
+    const again = await handlers['cs:lookup']({ ips, priority: 'visible' }, page(1));
+    expect(again.some((r) => r.status === 'skipped')).toBe(false);
+    await service.whenIdle();
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(2);
   });
 
   it('cs:lookup-detailed returns one detailed result', async () => {
@@ -261,7 +289,7 @@ describe('lookup handlers across settings changes and restarts', () => {
       await first.handlers['cs:lookup']({ ips: ['185.220.101.1'], priority: 'visible' }, page(1));
       await first.service.whenIdle();
       // The worker stops (its memory is gone) before the analyst clicks Details.
-      await vi.waitFor(async () => expect((await fakeBrowser.storage.session.get('frameAsks')).frameAsks).toBeTruthy());
+      await vi.waitFor(async () => expect((await fakeBrowser.storage.session.get('frameAsks')).frameAsks).toBeTruthy(), { timeout: 5_000 });
       const restarted = build({ frameAsks: sessionFrames() });
       expect((await restarted.handlers['cs:lookup-detailed']({ ip: '185.220.101.1' }, page(1))).status).toBe('found');
       await expect(restarted.handlers['cs:lookup-detailed']({ ip: '185.220.101.1' }, page(1, 'reloaded'))).rejects.toThrow(/addresses this page showed/);
@@ -277,7 +305,7 @@ describe('lookup handlers across settings changes and restarts', () => {
     await fakeBrowser.storage.session.clear();
     const restarted = build();
     const [capped] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.4'], priority: 'background' }, page(7, 'new-doc'));
-    expect(capped).toEqual({ ip: '23.1.0.4', status: 'skipped', reason: 'page-cap' });
+    expect(capped).toEqual({ ip: '23.1.0.4', status: 'skipped', reason: 'site-cap', limit: 3 });
     expect(await restarted.handlers['ui:get-page-cap']({ tabId: 7 }, popup)).toMatchObject({ used: 0, siteUsed: 3, siteCap: 3 });
   });
 
@@ -289,10 +317,10 @@ describe('lookup handlers across settings changes and restarts', () => {
 
     const restarted = build();
     const [capped] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1));
-    expect(capped).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    expect(capped).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap', limit: 2 });
     // A reload of the page (a new document in the same tab and site) counts on: still capped.
     const [reloaded] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(1, 'next-doc'));
-    expect(reloaded).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap' });
+    expect(reloaded).toEqual({ ip: '23.1.0.3', status: 'skipped', reason: 'page-cap', limit: 2 });
     const [otherTab] = await restarted.handlers['cs:lookup']({ ips: ['23.1.0.3'], priority: 'background' }, page(2));
     expect(otherTab?.status).not.toBe('skipped');
   });

@@ -87,4 +87,10 @@ describe('ReputationDetails', () => {
     const el = show({ ip: '9.9.9.8', status: 'error', error: { kind: 'server', message: 'Internal server error', status: 500 } });
     expect(el.querySelector('[role=alert]')?.textContent).toContain('Internal server error');
   });
+  it('says an IP past the cap was not looked up, which cap stopped it, and where to look it up', () => {
+    const text = show({ ip: '9.9.9.9', status: 'skipped', reason: 'page-cap', limit: 40 }).textContent ?? '';
+    expect(text).toContain('Past the cap');
+    expect(text).toContain('Not looked up: this page reached its cap of 40 automatic lookups this hour. Look up the rest from the toolbar popup.');
+    expect(text).not.toContain('Not looked up (');
+  });
 });

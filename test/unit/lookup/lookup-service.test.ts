@@ -58,6 +58,47 @@ describe('LookupService: what is sent', () => {
     const manual = await h.settle(h.service.lookup(ips, { priority: 'manual' }));
     expect(statuses(manual).some((s) => s.startsWith('skipped'))).toBe(false);
   });
+
+  it('looks up the rest past the tab cap when asked, but the site ceiling holds, and asks after it are free', async () => {
+    const h = createHarness({ policy: { perPageCap: 2, siteDailyCap: 4 } });
+    const cap = { source: 'tab1|s', site: 's' };
+    const ips = publicIps(5, 1);
+    const auto = await h.settle(h.service.lookup(ips, { priority: 'visible', ...cap }));
+    expect(statuses(auto).filter((s) => s === 'skipped:page-cap')).toHaveLength(3);
+    const rest = await h.settle(h.service.lookUpPastCap(ips.slice(2), cap));
+    // Room under the ceiling (4) for two of the three: the third is held back by it.
+    expect(statuses(rest).slice(0, 2).every((s) => s === 'found' || s === 'not-found')).toBe(true);
+    expect(rest[2]).toEqual({ ip: ips[4], status: 'skipped', reason: 'site-cap', limit: 4 });
+    const calls = h.client.bulkCalls.length;
+    const again = await h.settle(h.service.lookup(ips.slice(0, 4), { priority: 'visible', ...cap }));
+    expect(statuses(again).some((s) => s.startsWith('skipped'))).toBe(false);
+    expect(h.client.bulkCalls.length).toBe(calls);
+  });
+
+  it('answerNow: the cache and the cap answer at once, without waiting for the call the others are queued for', async () => {
+    const h = createHarness({ policy: { perPageCap: 2 } });
+    await h.settle(h.service.lookup(['23.0.0.100'], { priority: 'manual' }));
+    h.client.hold();
+    const ips = ['23.0.0.100', ...publicIps(3, 1)];
+    const first = await h.service.lookup(ips, { priority: 'visible', source: 'tab1', answerNow: true });
+    // The API has not answered anything (held), yet the cached IP and the capped one are known.
+    expect(statuses(first)).toEqual(['found', 'skipped:page-cap']);
+    expect(first.map((r) => r.ip)).toEqual(['23.0.0.100', publicIps(3, 1)[2]]);
+    // Asking again for the queued ones joins their call and counts nothing twice.
+    const rest = h.settle(h.service.lookup(publicIps(2, 1), { priority: 'visible', source: 'tab1' }));
+    h.client.release();
+    expect(statuses(await rest).every((s) => s === 'found' || s === 'not-found')).toBe(true);
+    expect(h.client.bulkCalls.flat().filter((ip) => publicIps(2, 1).includes(ip))).toHaveLength(2);
+  });
+
+  it("answers the cap's refusals with the cap that stopped them: the tab's cap or the site's daily ceiling", async () => {
+    const h = createHarness({ policy: { perPageCap: 2, siteDailyCap: 3 } });
+    const first = await h.settle(h.service.lookup(publicIps(3, 1), { priority: 'visible', source: 'tab1|s', site: 's' }));
+    expect(first[2]).toEqual({ ip: publicIps(3, 1)[2], status: 'skipped', reason: 'page-cap', limit: 2 });
+    const second = await h.settle(h.service.lookup(publicIps(2, 10), { priority: 'visible', source: 'tab2|s', site: 's' }));
+    expect(second[0]?.status).toBe('found');
+    expect(second[1]).toEqual({ ip: publicIps(2, 10)[1], status: 'skipped', reason: 'site-cap', limit: 3 });
+  });
 });
 
 describe('LookupService: cache', () => {

@@ -24,8 +24,8 @@ const limits = (perWindow: number, perSiteDay = 1_000_000) => ({ perWindow, perS
 describe('PageCap', () => {
   it('admits at most the cap of distinct IPs per tab and site; asking again costs nothing', () => {
     const cap = new PageCap(limits(3), { clock: createManualClock() });
-    expect(cap.admit('1|a.example', ['a', 'b'], 'a.example')).toEqual({ admitted: ['a', 'b'], capped: [] });
-    expect(cap.admit('1|a.example', ['b', 'c', 'd', 'a'], 'a.example')).toEqual({ admitted: ['b', 'c', 'a'], capped: ['d'] });
+    expect(cap.admit('1|a.example', ['a', 'b'], 'a.example')).toMatchObject({ admitted: ['a', 'b'], capped: [] });
+    expect(cap.admit('1|a.example', ['b', 'c', 'd', 'a'], 'a.example')).toEqual({ admitted: ['b', 'c', 'a'], capped: ['d'], overCeiling: [], pageCap: 3, siteCap: 1_000_000 });
     expect(cap.countOf('1|a.example')).toBe(3);
   });
 
@@ -60,6 +60,13 @@ describe('PageCap', () => {
     expect(cap.admit('1|t', ips(10), 't').admitted).toHaveLength(10);
     await clock.advance(SITE_DAY_MS);
     expect(cap.admit('7|s', ips(10, 500), 's').admitted).toHaveLength(10);
+  });
+
+  it("says which cap refused an IP: the tab's cap, or the site's daily ceiling, with the limit that applied", () => {
+    const cap = new PageCap(limits(3, 4), { clock: createManualClock() });
+    expect(cap.admit('1|s', ips(5), 's')).toEqual({ admitted: ips(3), capped: ips(2, 3), overCeiling: [], pageCap: 3, siteCap: 4 });
+    // Tab 2 has room under its own cap, but the site has one lookup left today.
+    expect(cap.admit('2|s', ips(3, 10), 's')).toEqual({ admitted: ips(1, 10), capped: ips(2, 11), overCeiling: ips(2, 11), pageCap: 3, siteCap: 4 });
   });
 
   it('shows used / cap and lifts a reached cap once per window, with room under the daily ceiling', async () => {
@@ -106,8 +113,8 @@ describe('PageCap', () => {
     const after = new PageCap(limits(3, 4), { clock, store });
     await after.restore();
     expect(after.countOf('1|s')).toBe(2);
-    expect(after.admit('1|s', ['c', 'd'], 's')).toEqual({ admitted: ['c'], capped: ['d'] });
-    expect(after.admit('2|s', ['d', 'e'], 's')).toEqual({ admitted: ['d'], capped: ['e'] });
+    expect(after.admit('1|s', ['c', 'd'], 's')).toMatchObject({ admitted: ['c'], capped: ['d'] });
+    expect(after.admit('2|s', ['d', 'e'], 's')).toMatchObject({ admitted: ['d'], capped: ['e'] });
   });
 
   it('a site\'s daily count outlives a browser restart in its own store; the tabs\' counts do not', async () => {
@@ -124,7 +131,7 @@ describe('PageCap', () => {
     await clock.advance(2 * PAGE_CAP_WINDOW_MS);
     const after = new PageCap(limits(3, 4), { clock, store: memoryStore(), siteStore: local });
     await after.restore();
-    expect(after.admit('1|s', ['d', 'e'], 's')).toEqual({ admitted: ['d'], capped: ['e'] });
+    expect(after.admit('1|s', ['d', 'e'], 's')).toEqual({ admitted: ['d'], capped: ['e'], overCeiling: ['e'], pageCap: 3, siteCap: 4 });
     expect(after.usage('1|s', 's')).toMatchObject({ used: 1, siteUsed: 4, siteCap: 4 });
 
     // The site's day ends a day after its first lookup, restart or not.

@@ -16,4 +16,11 @@ describe('static mark styles', () => {
       if (line.includes('background-color')) expect(line).toContain('text-decoration: none');
     }
   });
+  it('draws IPs past the cap unlike private ("skipped") and pending ones, in both styles', () => {
+    for (const style of ['underline', 'background'] as const) {
+      const body = (s: 'capped' | 'skipped' | 'pending') => highlightCss([s], style).replace(/^::highlight\([^)]*\)/, '');
+      expect(body('capped')).not.toBe(body('skipped'));
+      expect(body('capped')).not.toBe(body('pending'));
+    }
+  });
 });

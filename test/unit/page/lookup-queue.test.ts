@@ -117,4 +117,39 @@ describe('LookupQueue', () => {
     expect(calls).toEqual([['2.2.2.2'], ['2.2.2.2']]);
     expect(q.resultOf('2.2.2.2')?.status).toBe('not-found');
   });
+
+  it('pending is true: refusals come back at once, only IPs queued for a call stay pending, and the next background batch is not held', async () => {
+    // Modelled on the background's cs:lookup: with answerNow it answers what needs no call
+    // (here the cap's refusals) and leaves out the IPs it queued; asked again, it waits for the call.
+    const capped = new Set(['9.9.9.1', '9.9.9.2', '9.9.9.3']);
+    const call = deferred<void>();
+    const asks: { ips: string[]; answerNow: boolean }[] = [];
+    const send: LookupSender = async (ips, _priority, answerNow) => {
+      asks.push({ ips, answerNow: answerNow === true });
+      const refused = ips.filter((ip) => capped.has(ip)).map((ip): LookupResult => ({ ip, status: 'skipped', reason: 'page-cap', limit: 1 }));
+      if (answerNow) return { ok: true, value: refused };
+      await call.promise;
+      return { ok: true, value: [...refused, ...ips.filter((ip) => !capped.has(ip)).map(notFound)] };
+    };
+    const q = new LookupQueue({ send, onResults: () => {}, batchSize: 2 });
+    q.request(['1.1.1.1', '9.9.9.1', '9.9.9.2', '9.9.9.3'], 'background');
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, 0));
+    // The API call for 1.1.1.1 has not answered, yet every capped IP has its answer and the
+    // second background batch went out meanwhile.
+    expect(q.resultOf('9.9.9.1')).toMatchObject({ reason: 'page-cap' });
+    expect(q.resultOf('9.9.9.2')).toMatchObject({ reason: 'page-cap' });
+    expect(q.resultOf('9.9.9.3')).toMatchObject({ reason: 'page-cap' });
+    expect(q.resultOf('1.1.1.1')).toBeUndefined();
+    expect(asks).toEqual([
+      { ips: ['1.1.1.1', '9.9.9.1'], answerNow: true },
+      { ips: ['9.9.9.2', '9.9.9.3'], answerNow: true },
+      { ips: ['1.1.1.1'], answerNow: false },
+    ]);
+    expect(q.pending).toBe(1);
+    call.resolve();
+    await q.idle();
+    expect(q.resultOf('1.1.1.1')?.status).toBe('not-found');
+    expect(q.pending).toBe(0);
+  });
 });

@@ -331,4 +331,19 @@ describe('PageLens settings', () => {
     await lens.idle();
     expect(sent.slice(asked + 2)).toEqual([{ ips: ['8.8.8.8'], priority: 'visible' }]);
   });
+  it('marks IPs past the cap as capped, never like private ones, and lists them so', async () => {
+    const capped = (ip: string, reason: 'page-cap' | 'site-cap'): LookupResult => ({ ip, status: 'skipped', reason, limit: 2 });
+    const { lens, vis, names } = setup('<p id="r">185.220.101.1 9.9.9.9 4.4.4.4 10.1.2.3</p>', {
+      data: () => ({ ...DATA, '9.9.9.9': capped('9.9.9.9', 'page-cap'), '4.4.4.4': capped('4.4.4.4', 'site-cap') }),
+    });
+    await lens.start();
+    vis.reveal([document.getElementById('r')!], 'visible');
+    await lens.idle();
+    expect(names('critical')).toEqual(['185.220.101.1']);
+    expect(names('capped')).toEqual(['4.4.4.4', '9.9.9.9']);
+    expect(names('skipped')).toEqual(['10.1.2.3']);
+    expect(lens.severityOfIp('9.9.9.9')).toBe('capped');
+    expect(lens.severityOfIp('10.1.2.3')).toBe('skipped');
+    expect(lens.pageIps().find((p) => p.ip === '4.4.4.4')?.result).toEqual(capped('4.4.4.4', 'site-cap'));
+  });
 });

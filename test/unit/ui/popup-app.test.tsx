@@ -152,4 +152,25 @@ describe('popup', () => {
     expect(text(root)).not.toMatch(/undefined|NaN|Invalid Date/);
     expect(text(root)).toContain('Usage unknown');
   });
+
+  it('past the cap: one panel says the cap is reached, lists the IPs as "Past the cap", and offers one control with its cost', async () => {
+    const s = services();
+    s.tab = { id: 9, url: PAGE.url };
+    const capped = (ip: string) => ({ ip, version: 4 as const, count: 1, result: { ip, status: 'skipped' as const, reason: 'page-cap' as const, limit: 2 } });
+    s.tabHandlers['tab:get-page-ips'] = () => ok({ ...PAGE, scanning: false, ips: [...PAGE.ips, capped('198.51.100.7'), capped('198.51.100.8')] });
+    s.handlers['ui:get-page-cap'] = () =>
+      ok({ site: 'siem.example', used: 2, cap: 2, siteUsed: 2, siteCap: 2000, lifted: false, canLift: true, windowEndsAt: 1 });
+    const root = await mount(<PopupApp />, s);
+    await flush();
+    const panel = root.querySelector('[data-testid="page-cap"]') as HTMLElement;
+    expect(panel.textContent).toContain('Automatic lookups for siem.example: 2 / 2 in this tab this hour');
+    expect(panel.textContent).toContain('The cap is reached: 2 addresses on this page were not looked up (marked “Past the cap”).');
+    expect(panel.textContent).toContain('Up to 2 API units (cached answers are free).');
+    // One control for the cap in the whole popup: no second "lift" button.
+    const capButtons = [...root.querySelectorAll('button')].map((b) => b.textContent ?? '').filter((t) => /rest|more on this tab/i.test(t));
+    expect(capButtons).toEqual(['Look up the rest (2)']);
+    const pageSection = root.querySelector('[aria-labelledby="page-heading"]') as HTMLElement;
+    await change(byLabel<HTMLSelectElement>(pageSection, 'Severity'), 'capped');
+    expect([...root.querySelectorAll('tbody .ip-button')].map((b) => b.textContent)).toEqual(['198.51.100.7', '198.51.100.8']);
+  });
 });

@@ -94,21 +94,16 @@ describe('page store', () => {
     expect(store.busy.value).toBeNull();
   });
 
-  it('shows the cap of the tab site and lifts it once when asked', async () => {
+  it('shows the cap of the tab site', async () => {
     const services = createFakeServices();
     services.tab = { id: 7, url: 'https://siem.example/app' };
     services.tabHandlers['tab:get-page-ips'] = () => ok(PAGE);
     const usage = { site: 'siem.example', used: 500, cap: 500, siteUsed: 500, siteCap: 2000, lifted: false, canLift: true, windowEndsAt: 1 };
     services.handlers['ui:get-page-cap'] = () => ok(usage);
-    services.handlers['ui:lift-page-cap'] = () => ok({ ...usage, cap: 1000, lifted: true, canLift: false });
     const store = createPageStore(services);
     await store.load();
     await new Promise((r) => setTimeout(r, 0));
     expect(store.cap.value).toEqual(usage);
-    await store.liftCap();
-    expect(services.sent.at(-1)).toEqual({ type: 'ui:lift-page-cap', payload: { tabId: 7 } });
-    expect(store.cap.value).toMatchObject({ cap: 1000, canLift: false });
-    expect(store.notice.value).toMatch(/lifted to 1,000/);
   });
 });
 
@@ -124,24 +119,41 @@ describe('page store: the per-page cap', () => {
       page = { ...PAGE, ips: [...PAGE.ips, { ...capped('5.6.7.8'), result: found('5.6.7.8') }, { ...capped('9.9.9.9'), result: found('9.9.9.9') }] };
       return ok({ ok: true });
     };
-    services.handlers['ui:lookup'] = ({ ips }) => ok(ips.map((ip: string) => found(ip)));
+    services.handlers['ui:look-up-past-cap'] = ({ ips }) => ok(ips.map((ip: string) => found(ip)));
     const store = createPageStore(services);
     await store.load();
     expect(store.cappedIps.value).toEqual(['5.6.7.8', '9.9.9.9']);
     await store.lookUpCapped();
-    // A manual lookup of exactly the capped IPs, then the page asks again (from the cache).
+    // One ask for exactly the capped IPs of this tab, then the page asks again (from the cache).
     // (The cap line's own reads, ui:get-page-cap, come and go with each page load.)
-    expect(services.sent.filter((m) => m.type !== 'ui:get-page-cap')).toEqual([{ type: 'ui:lookup', payload: { ips: ['5.6.7.8', '9.9.9.9'] } }]);
+    expect(services.sent.filter((m) => m.type !== 'ui:get-page-cap')).toEqual([
+      { type: 'ui:look-up-past-cap', payload: { tabId: 7, ips: ['5.6.7.8', '9.9.9.9'] } },
+    ]);
     expect(services.tabSent.map((m) => m.type)).toEqual(['tab:get-page-ips', 'tab:results-stale', 'tab:get-page-ips']);
     expect(store.cappedIps.value).toEqual([]);
-    expect(store.notice.value).toBe("Looked up the 2 addresses past this page's cap.");
+    expect(store.notice.value).toBe("Looked up 2 addresses past this page's cap.");
+  });
+
+  it("says what the site's daily ceiling and the quota reserve held back", async () => {
+    const services = createFakeServices();
+    services.tab = { id: 7, url: 'https://siem.example/app' };
+    services.tabHandlers['tab:get-page-ips'] = () => ok({ ...PAGE, ips: [capped('5.6.7.8'), capped('9.9.9.9'), capped('4.4.4.4')] });
+    services.tabHandlers['tab:results-stale'] = () => ok({ ok: true });
+    services.handlers['ui:look-up-past-cap'] = () =>
+      ok([found('5.6.7.8'), { ip: '9.9.9.9', status: 'skipped', reason: 'site-cap', limit: 100 }, { ip: '4.4.4.4', status: 'skipped', reason: 'quota-reserve' }]);
+    const store = createPageStore(services);
+    await store.load();
+    await store.lookUpCapped();
+    expect(store.notice.value).toBe(
+      "Looked up 1 address past this page's cap. 1 address not: this site reached its daily ceiling (set it in Options). 1 address not: your quota reserve is reached (look them up one by one to use it).",
+    );
   });
 
   it('a failed lookup is reported and the page keeps its answers', async () => {
     const services = createFakeServices();
     services.tab = { id: 7, url: 'https://siem.example/app' };
     services.tabHandlers['tab:get-page-ips'] = () => ok({ ...PAGE, ips: [capped('5.6.7.8')] });
-    services.handlers['ui:lookup'] = () => ({ ok: false, error: { kind: 'quota-exhausted', message: 'No quota left.' } }) as never;
+    services.handlers['ui:look-up-past-cap'] = () => ({ ok: false, error: { kind: 'quota-exhausted', message: 'No quota left.' } }) as never;
     const store = createPageStore(services);
     await store.load();
     await store.lookUpCapped();

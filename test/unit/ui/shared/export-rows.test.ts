@@ -84,4 +84,12 @@ describe('export rows', () => {
     expect(exportFileName('kibana.example.org', Number.NaN, 'csv')).toBe('ip-reputation-kibana-example-org-export.csv');
     expect(exportFileName('', new Date(2025, 0, 2, 3, 4, 5).getTime(), 'json')).toBe('ip-reputation-list-20250102-030405.json');
   });
+  it('exports IPs past the cap as "capped" with the cap that stopped them, never like private ones', () => {
+    const capped = toExportRecord({ ip: '9.9.9.9', count: 1, result: { ip: '9.9.9.9', status: 'skipped', reason: 'site-cap', limit: 2000 } }, T);
+    const privateIp = toExportRecord({ ip: '10.0.0.1', count: 1, result: { ip: '10.0.0.1', status: 'skipped', reason: 'private' } }, T);
+    expect(capped).toMatchObject({ severity: 'capped', skip_reason: 'site-cap' });
+    expect(privateIp).toMatchObject({ severity: 'skipped', skip_reason: 'private' });
+    const csv = rowsToCsv([{ ip: '9.9.9.9', count: 1, result: { ip: '9.9.9.9', status: 'skipped', reason: 'page-cap', limit: 40 } }], T);
+    expect(csv.split(/\r?\n/)[1]).toContain('capped');
+  });
 });
