@@ -64,8 +64,12 @@ export function fakeTracker<T>() {
         return state.get(el) ?? null;
       },
       untrack(el, item) {
+        // Emptied elements are parked, keeping their state, until releaseParked (as the real one).
         tracked.get(el)?.delete(item);
-        if (tracked.get(el)?.size === 0) {
+      },
+      releaseParked() {
+        for (const [el, items] of tracked) {
+          if (items.size > 0 && el.isConnected) continue;
           tracked.delete(el);
           state.delete(el);
         }
