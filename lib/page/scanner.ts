@@ -224,7 +224,7 @@ export class Scanner {
         this.checkPageLimits();
         if (slicer.expired()) {
           this.flush();
-          await slicer.pause(this.walks.urgent !== null || this.queues.urgent.size > 0);
+          await slicer.pause();
         }
       }
     } finally {

@@ -7,7 +7,7 @@
 export type YieldFn = () => Promise<void>;
 
 interface PostTaskScheduler {
-  postTask?: (callback: () => void, options: { priority: 'background' | 'user-visible' }) => Promise<void>;
+  postTask?: (callback: () => void, options: { priority: 'background' }) => Promise<void>;
 }
 
 /**
@@ -17,16 +17,11 @@ interface PostTaskScheduler {
  * starved IntersectionObserver callbacks and message replies, so on-screen IPs waited for the
  * whole page to be scanned (benchmark: 4.9 s instead of a few hundred ms). Elsewhere a
  * MessageChannel post: a macrotask without setTimeout's 4 ms clamp.
- *
- * Urgent work (what the analyst sees, what the page just changed) pauses at `user-visible`
- * priority instead, taking turns with the page's own tasks (issue 16): at background priority
- * a console that re-renders its rows every few hundred milliseconds kept the main thread busy
- * enough that the re-rendered text on screen was never read again, and its marks were gone.
  */
-export function defaultYield(priority: 'background' | 'user-visible' = 'background'): YieldFn {
+export function defaultYield(): YieldFn {
   const scheduler = (globalThis as { scheduler?: PostTaskScheduler }).scheduler;
   if (scheduler && typeof scheduler.postTask === 'function') {
-    return () => scheduler.postTask!(() => {}, { priority });
+    return () => scheduler.postTask!(() => {}, { priority: 'background' });
   }
   if (typeof MessageChannel === 'function') {
     const channel = new MessageChannel();
@@ -46,8 +41,6 @@ export interface TimeSlicerOptions {
   budgetMs?: number;
   now?: () => number;
   yieldFn?: YieldFn;
-  /** How urgent work yields (defaultYield('user-visible')). */
-  urgentYieldFn?: YieldFn;
 }
 
 export interface TimeSlicer {
@@ -55,15 +48,14 @@ export interface TimeSlicer {
   begin(): void;
   /** True once the current slice has used its budget. */
   expired(): boolean;
-  /** Yields to the page and starts a new slice; `urgent` work takes turns with the page's tasks. */
-  pause(urgent?: boolean): Promise<void>;
+  /** Yields to the page and starts a new slice. */
+  pause(): Promise<void>;
 }
 
 export function createTimeSlicer(options: TimeSlicerOptions = {}): TimeSlicer {
   const budget = options.budgetMs ?? 8;
   const now = options.now ?? (() => performance.now());
   const yieldFn = options.yieldFn ?? defaultYield();
-  const urgentYieldFn = options.urgentYieldFn ?? defaultYield('user-visible');
   let started = now();
   return {
     begin() {
@@ -72,8 +64,8 @@ export function createTimeSlicer(options: TimeSlicerOptions = {}): TimeSlicer {
     expired() {
       return now() - started >= budget;
     },
-    async pause(urgent = false) {
-      await (urgent ? urgentYieldFn : yieldFn)();
+    async pause() {
+      await yieldFn();
       started = now();
     },
   };

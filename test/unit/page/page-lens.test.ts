@@ -185,23 +185,6 @@ describe('PageLens', () => {
     expect(all.every((o) => o.node.isConnected)).toBe(true);
   });
 
-  it('urgent work (what the page just changed) yields with urgency, the whole-page scan without', async () => {
-    const pauses: boolean[] = [];
-    let looks = 0;
-    const slicer = { begin() {}, expired: () => ++looks % 3 === 0, pause: async (urgent?: boolean) => void pauses.push(!!urgent) };
-    const rows = Array.from({ length: 600 }, (_, i) => `<div>203.0.113.${i % 250} x</div>`).join('');
-    const { lens, settle, runFlushes } = setup(`<main id="m">${rows}</main>`, { slicer });
-    await lens.start();
-    expect(pauses.length).toBeGreaterThan(0);
-    expect(pauses.every((u) => !u)).toBe(true);
-    pauses.length = 0;
-    document.getElementById('m')!.insertAdjacentHTML('afterbegin', Array.from({ length: 300 }, (_, i) => `<p>198.51.100.${i % 250}</p>`).join(''));
-    runFlushes();
-    await settle();
-    expect(pauses.length).toBeGreaterThan(0);
-    expect(pauses.filter((u) => u).length).toBeGreaterThan(0);
-  });
-
   it('recolours live when thresholds change and reports its risky IPs for the badge when they change', async () => {
     const { lens, vis, names, summaries } = setup('<p>45.33.32.156</p><p>185.220.101.1 8.8.8.8</p><p>185.220.101.1</p>');
     await lens.start();

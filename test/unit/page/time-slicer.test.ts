@@ -16,29 +16,6 @@ describe('time slicer', () => {
     expect(slicer.expired()).toBe(false);
   });
 
-  it('urgent work yields through its own, higher-priority yield', async () => {
-    const yields: string[] = [];
-    const slicer = createTimeSlicer({ yieldFn: async () => void yields.push('background'), urgentYieldFn: async () => void yields.push('urgent') });
-    await slicer.pause();
-    await slicer.pause(true);
-    await slicer.pause(false);
-    expect(yields).toEqual(['background', 'urgent', 'background']);
-  });
-
-  it('posts urgent continuations at user-visible priority, the rest at background', async () => {
-    const seen: string[] = [];
-    const g = globalThis as { scheduler?: unknown };
-    const before = g.scheduler;
-    g.scheduler = { postTask: async (_: () => void, o: { priority: string }) => void seen.push(o.priority) };
-    try {
-      await defaultYield()();
-      await defaultYield('user-visible')();
-    } finally {
-      g.scheduler = before;
-    }
-    expect(seen).toEqual(['background', 'user-visible']);
-  });
-
   it('yields a whole task, not a microtask: queued microtasks run first', async () => {
     const order: string[] = [];
     const y = defaultYield();
