@@ -20,7 +20,14 @@ export type Nearness = 'visible' | 'near';
 export interface NearTracker<T> {
   /** Starts tracking; returns the element's nearness now, when already known. */
   track(element: Element, item: T): Nearness | null;
+  /**
+   * Stops tracking an item. An element left with none is parked, not forgotten: it keeps its
+   * observation and its known nearness until `releaseParked`, so text a re-render put in it
+   * again is shown at once by `track` (issue 16, below).
+   */
   untrack(element: Element, item: T): void;
+  /** Forgets parked elements that left the page or were parked longer than `parkMs`. */
+  releaseParked(): void;
   /** Where a tracked element is now; 'unknown' until the observers have said (a new element). */
   nearnessOf(element: Element): Nearness | 'far' | 'unknown';
   /** Calls onNear again for everything near the viewport now (visible first). */
@@ -37,6 +44,9 @@ export interface NearTrackerOptions<T> {
   /** Injectable for tests. */
   createObserver?: (cb: IntersectionObserverCallback, init: IntersectionObserverInit) => IntersectionObserver;
   viewport?: () => { width: number; height: number };
+  /** How long an element with no items keeps its tracking (PARK_MS). */
+  parkMs?: number;
+  now?: () => number;
 }
 
 /** One viewport above and one below. */
@@ -45,6 +55,16 @@ const CHUNK_SIZE = 32;
 /** An element whose parent has at least this many children is a list item (a row). */
 const LIST_MIN_CHILDREN = 8;
 const MAX_CLIMB = 6;
+/**
+ * Why elements are parked (issue 16, "marks vanish after scrolling away and back"): a console
+ * that re-renders replaces the text nodes of every row. The old nodes are swept first (their
+ * occurrences leave, and so did their elements' tracking), the new ones are scanned a slice
+ * later, and an element tracked anew waits for two observer round trips (coarse, then fine)
+ * before its mark is painted. On a 1,500-row list re-rendered every 200–1000 ms, the page
+ * re-rendered again before that, forever: marks on screen fell to none. A parked element still
+ * knows it is visible, so its new text is marked in the same slice that reads it.
+ */
+const PARK_MS = 2_000;
 
 type EndState = 'unknown' | 'in' | 'side' | 'above' | 'below';
 
@@ -86,6 +106,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   const viewport = options.viewport ?? (() => ({ width: window.innerWidth, height: window.innerHeight }));
   const chunkSize = options.chunkSize ?? CHUNK_SIZE;
   const margin = options.margin ?? MARGIN;
+  const parkMs = options.parkMs ?? PARK_MS;
+  const now = options.now ?? (() => performance.now());
   // Consoles scroll inside their own containers (a virtualised grid), whose clipping the root
   // margin does not extend; scrollMargin does (Chrome 120+; ignored elsewhere).
   const init = { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit;
@@ -98,6 +120,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   const fineState = new Map<Element, Nearness>();
   /** Fine targets the observer has reported at least once (observe() always reports once). */
   const fineReported = new Set<Element>();
+  /** Elements whose items all left, with when: still tracked until releaseParked. */
+  const parked = new Map<Element, number>();
 
   const fine = make((entries) => {
     const visible: T[] = [];
@@ -204,8 +228,22 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     }
   }
 
+  /** Stops tracking an element (its items all left, and it was parked long enough). */
+  function forget(element: Element): void {
+    itemsOf.delete(element);
+    fine.unobserve(element);
+    fineReported.delete(element);
+    fineState.delete(element);
+    const item = itemOfElement.get(element)!;
+    itemOfElement.delete(element);
+    const elements = elementsOfItem.get(item);
+    elements?.delete(element);
+    if (!elements || elements.size === 0) removeItem(item);
+  }
+
   return {
     track(element, value) {
+      parked.delete(element);
       let items = itemsOf.get(element);
       if (!items) {
         itemsOf.set(element, (items = new Set()));
@@ -226,16 +264,15 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       const items = itemsOf.get(element);
       if (!items) return;
       items.delete(value);
-      if (items.size > 0) return;
-      itemsOf.delete(element);
-      fine.unobserve(element);
-      fineReported.delete(element);
-      fineState.delete(element);
-      const item = itemOfElement.get(element)!;
-      itemOfElement.delete(element);
-      const elements = elementsOfItem.get(item);
-      elements?.delete(element);
-      if (!elements || elements.size === 0) removeItem(item);
+      if (items.size === 0) parked.set(element, now());
+    },
+    releaseParked() {
+      const before = now() - parkMs;
+      for (const [element, at] of parked) {
+        if (element.isConnected && at > before) continue;
+        parked.delete(element);
+        forget(element);
+      }
     },
     nearnessOf(element) {
       const nearness = fineState.get(element);
@@ -263,6 +300,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       openChunk.clear();
       fineState.clear();
       fineReported.clear();
+      parked.clear();
     },
   };
 }

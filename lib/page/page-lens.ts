@@ -435,6 +435,7 @@ export class PageLens {
       const change = emptyChange();
       this.store.sweepDisconnected(change);
       if (change.removed.length) this.applyChange(change);
+      this.tracker.releaseParked();
       this.highlighter.forgetDetachedRoots();
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
       this.pruneForgottenIps();

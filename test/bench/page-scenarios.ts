@@ -9,17 +9,31 @@
  * text node on screen counts once it stayed 500 ms or got its mark; "marked" is any highlight
  * but pending: skipped private addresses count as marked), the page's long-task time with /
  * without the extension, and bulk calls / the minimum the IPs asked needed (100 per call).
+ *
+ * A third run of live-tail.html, not scrolled, measures issue 16's goal page-side: from the
+ * end of the render that put a new event at the top to the first frame its IP has a mark
+ * (median and p95 against 250 ms). Never asserted in a test: the machine is shared.
  */
 import { chromium, type Page } from '@playwright/test';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import type { Simulator } from '../sim/server';
 import { NAME_SHIM, NAV_TIMEOUT_MS, VIEWPORT, withExtension, type ExtApi } from './page';
 
-export const SCENARIOS = [
+export interface Scenario {
+  name: string;
+  file: string;
+  /** Scrolled by this much every 50 ms (0: the analyst watches the top). */
+  stepPx: number;
+  /** Only the insertion-to-mark latency is reported (issue 16's 250 ms goal). */
+  insertions?: boolean;
+}
+
+export const SCENARIOS: readonly Scenario[] = [
   { name: 'virtualised grid, scrolled', file: 'virtual-grid.html', stepPx: 40 },
   { name: 'live tail re-rendered every 1 s, scrolled', file: 'live-tail.html', stepPx: 12 },
-] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+  // Scrolled, the new top row leaves the screen within a second: watched at the top instead.
+  { name: 'live tail re-rendered every 1 s, watched at the top', file: 'live-tail.html', stepPx: 0, insertions: true },
+];
 
 const SESSION_MS = Number(process.env.BENCH_SCENARIO_MS ?? 8000);
 const STEP_EVERY_MS = 50;
@@ -32,16 +46,29 @@ export interface ScenarioRun {
   longTaskMs: number;
   bulkCalls: number;
   ipsAsked: number;
+  /**
+   * Per new top event inserted during the session: ms from the end of the render that put it
+   * there to the first animation frame where its IP has a mark (pending counts), or null if
+   * it never got one before the next session check ended.
+   */
+  insertionToMarkMs: (number | null)[];
 }
 
 type ScenarioWindow = Window & {
   benchVisibleIpNodes(): (Text | null)[];
   benchScrollBy(px: number): void;
-  benchResult?: { eligible: number; markedInTime: number; longTaskMs: number };
+  benchTopInsertions?: { at: number; node: Text | null }[];
 };
 
+interface DriveResult {
+  eligible: number;
+  markedInTime: number;
+  longTaskMs: number;
+  insertionToMarkMs: (number | null)[];
+}
+
 /** In the page: scrolls for the session while it watches marks appear and long tasks pass. */
-function drive([sessionMs, stepPx, stepEveryMs, withinMs]: [number, number, number, number]): Promise<NonNullable<ScenarioWindow['benchResult']>> {
+function drive([sessionMs, stepPx, stepEveryMs, withinMs]: [number, number, number, number]): Promise<DriveResult> {
   const w = window as unknown as ScenarioWindow;
   return new Promise((resolve) => {
     let longTaskMs = 0;
@@ -50,13 +77,25 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs]: [number, number, numb
     });
     observer.observe({ type: 'longtask' });
     const seen = new Map<Text, { first: number; last: number; markedAt: number | null }>();
+    // New top events (live tail): insertion to first mark of any kind, pending included.
+    const started = performance.now();
+    const insertions = new Map<{ at: number; node: Text | null }, number | null>();
     let stopped = false;
     const frame = () => {
       const now = performance.now();
       const marked = new Set<Node>();
+      const anyMark = new Set<Node>();
       for (const [name, h] of CSS.highlights) {
-        if (!name.startsWith('ip-rep-') || name === 'ip-rep-pending') continue;
-        for (const r of h) marked.add((r as AbstractRange).startContainer);
+        if (!name.startsWith('ip-rep-')) continue;
+        for (const r of h) {
+          anyMark.add((r as AbstractRange).startContainer);
+          if (name !== 'ip-rep-pending') marked.add((r as AbstractRange).startContainer);
+        }
+      }
+      for (const ins of w.benchTopInsertions ?? []) {
+        if (ins.at < started || !ins.node) continue;
+        if (!insertions.has(ins)) insertions.set(ins, null);
+        if (insertions.get(ins) === null && anyMark.has(ins.node)) insertions.set(ins, now - ins.at);
       }
       for (const node of w.benchVisibleIpNodes()) {
         if (!node) continue;
@@ -83,7 +122,7 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs]: [number, number, numb
           eligible++;
           if (inTime) markedInTime++;
         }
-        resolve({ eligible, markedInTime, longTaskMs });
+        resolve({ eligible, markedInTime, longTaskMs, insertionToMarkMs: [...insertions.values()] });
       }, withinMs + 100);
     }, sessionMs);
   });

@@ -53,6 +53,7 @@ export function tinySlicer(): TimeSlicer & { pauses: number } {
 export function fakeTracker<T>() {
   const tracked = new Map<Element, Set<T>>();
   const state = new Map<Element, Nearness>();
+  const parked = new Set<Element>();
   let options: Pick<NearTrackerOptions<T>, 'onNear' | 'onFar'> = { onNear: () => {}, onFar: () => {} };
   const create = (o: NearTrackerOptions<T>): NearTracker<T> => {
     options = o;
@@ -64,8 +65,15 @@ export function fakeTracker<T>() {
         return state.get(el) ?? null;
       },
       untrack(el, item) {
-        tracked.get(el)?.delete(item);
-        if (tracked.get(el)?.size === 0) {
+        // Emptied elements are parked, keeping their state, until releaseParked (as the real one).
+        const items = tracked.get(el);
+        items?.delete(item);
+        if (items?.size === 0) parked.add(el);
+      },
+      releaseParked() {
+        for (const el of parked) {
+          parked.delete(el);
+          if (tracked.get(el)?.size) continue;
           tracked.delete(el);
           state.delete(el);
         }

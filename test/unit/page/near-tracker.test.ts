@@ -31,7 +31,7 @@ class FakeObserver {
   }
 }
 
-function setup(rows: number) {
+function setup(rows: number, clock = { now: 0 }) {
   document.body.innerHTML = `<table><tbody>${Array.from({ length: rows }, (_, i) => `<tr><td>a${i}</td><td>b${i}</td><td>c</td></tr>`).join('')}</tbody></table>`;
   const observers: FakeObserver[] = [];
   const near: [string[], Nearness][] = [];
@@ -46,6 +46,8 @@ function setup(rows: number) {
       return o as unknown as IntersectionObserver;
     },
     viewport: () => ({ width: 1280, height: 800 }),
+    parkMs: 2_000,
+    now: () => clock.now,
   });
   const [fine, coarse] = observers as [FakeObserver, FakeObserver];
   const rowEls = [...document.querySelectorAll('tr')];
@@ -124,13 +126,61 @@ describe('near tracker', () => {
     expect(fine.targets.size).toBe(4);
   });
 
-  it('moves the watched end when an end row goes away', () => {
-    const { tracker, coarse, cell, rowEls } = setup(8);
+  it('moves the watched end when an end row goes away (once its parking time is over)', () => {
+    const clock = { now: 0 };
+    const { tracker, coarse, cell, rowEls } = setup(8, clock);
     for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
     tracker.untrack(cell(3, 0), 'r3');
+    clock.now = 2_001;
+    tracker.releaseParked();
     expect([...coarse.targets]).toEqual([rowEls[0], rowEls[2]]);
     tracker.untrack(cell(0, 0), 'r0');
+    clock.now = 4_002;
+    tracker.releaseParked();
     expect([...coarse.targets]).toEqual([rowEls[2], rowEls[1]]);
+  });
+
+  // Issue 16: a re-render replaced a visible cell's text node; the old node's item left before
+  // the new one's arrived. The cell must still be known as visible, or its new mark waits for
+  // two observer round trips, and a page re-rendering faster than that never shows marks.
+  it('keeps a visible cell known while its text node is replaced, so the new text is shown at once', () => {
+    const clock = { now: 0 };
+    const { tracker, coarse, fine, cell, rowEls, near } = setup(8, clock);
+    for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 70, intersecting: true },
+    ]);
+    fine.fire([{ target: cell(0, 0), top: 10, intersecting: true }]);
+    expect(near).toEqual([[['r0'], 'visible']]);
+    // Old text node swept (its item leaves), then the new one is scanned: no observer call between.
+    tracker.untrack(cell(0, 0), 'r0');
+    clock.now = 500;
+    tracker.releaseParked();
+    expect(tracker.track(cell(0, 0), 'r0-new')).toBe('visible');
+    expect(fine.targets.has(cell(0, 0))).toBe(true);
+    expect(tracker.nearnessOf(cell(0, 0))).toBe('visible');
+  });
+
+  it('forgets a parked element once it leaves the page or stays empty past its parking time', () => {
+    const clock = { now: 0 };
+    const { tracker, coarse, fine, cell, rowEls } = setup(8, clock);
+    for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 70, intersecting: true },
+    ]);
+    tracker.untrack(cell(1, 0), 'r1');
+    tracker.untrack(cell(2, 0), 'r2');
+    rowEls[2]!.remove();
+    tracker.releaseParked();
+    // Left the page: forgotten at once; still there and recent: kept.
+    expect(fine.targets.has(cell(2, 0))).toBe(false);
+    expect(fine.targets.has(cell(1, 0))).toBe(true);
+    clock.now = 2_001;
+    tracker.releaseParked();
+    expect(fine.targets.has(cell(1, 0))).toBe(false);
+    expect(tracker.nearnessOf(cell(1, 0))).toBe('unknown');
   });
   it('reports an element holding 200,000 items without overflowing the stack (no spread of page-sized lists)', () => {
     const { tracker, coarse, fine, cell, rowEls, near, far } = setup(8);

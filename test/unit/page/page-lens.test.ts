@@ -167,6 +167,24 @@ describe('PageLens', () => {
     expect(find.mock.calls.length).toBe(calls + 1);
   });
 
+  // Issue 16: a console re-renders a visible row, replacing its text nodes (React's
+  // `textContent`). The cell never moved, so its new text is marked as soon as it is read,
+  // with no new word from the observer; the old node's sweep must not make it unknown first.
+  it('a re-render replacing the text nodes of a visible row keeps its marks without waiting for the observer', async () => {
+    const { lens, vis, names, settle } = setup('<ul id="list"><li><span>185.220.101.1</span> <span>45.33.32.156</span></li></ul>');
+    await lens.start();
+    vis.reveal(vis.tracked.keys());
+    await lens.idle();
+    expect(names('critical')).toEqual(['185.220.101.1']);
+    for (const span of document.querySelectorAll('span')) span.textContent = span.textContent!;
+    await settle();
+    expect(names('critical')).toEqual(['185.220.101.1']);
+    expect(names('high')).toEqual(['45.33.32.156']);
+    // The old nodes' ranges are gone: every mark is on text in the page.
+    const all = ['critical', 'high'].flatMap((s) => [...lens.store.occurrencesOfIp(s === 'critical' ? '185.220.101.1' : '45.33.32.156')]);
+    expect(all.every((o) => o.node.isConnected)).toBe(true);
+  });
+
   it('recolours live when thresholds change and reports its risky IPs for the badge when they change', async () => {
     const { lens, vis, names, summaries } = setup('<p>45.33.32.156</p><p>185.220.101.1 8.8.8.8</p><p>185.220.101.1</p>');
     await lens.start();
