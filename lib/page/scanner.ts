@@ -17,7 +17,7 @@ import type { IpMatch } from '../ip/types';
 import { emptyChange, type OccurrenceStore, type StoreChange } from './occurrence-store';
 import { DEFAULT_PAGE_LIMITS, LARGE_TEXT, type LimitReached, type PageLimits } from './page-limits';
 import { ScanQueue } from './scan-queue';
-import type { SkipOptions } from './skip-rules';
+import { couldHoldIp, type SkipOptions } from './skip-rules';
 import { SubtreeWalk } from './subtree-walk';
 import type { TimeSlicer } from './time-slicer';
 
@@ -41,9 +41,6 @@ export interface ScannerDeps {
 
 /** Occurrences found before they are handed to onChange mid-slice. */
 const FLUSH_EVERY = 128;
-
-/** The shortest text that can hold an address (`::1`). */
-const MIN_LENGTH = 3;
 
 /** A huge text node read part of the way. */
 interface PartialText {
@@ -121,8 +118,7 @@ export class Scanner {
         this.textNodes++;
         this.chars += data.length;
       }
-      // No dot and no colon: no IPv4 and no IPv6. Skips most text without calling the matcher.
-      if (data.length < MIN_LENGTH || (!data.includes('.') && !data.includes(':'))) {
+      if (!couldHoldIp(data)) {
         if (this.deps.store.occurrencesOfNode(node).length > 0) this.deps.store.setMatches(node, NO_MATCHES, this.change);
         return true;
       }
