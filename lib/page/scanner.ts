@@ -17,7 +17,7 @@ import type { IpMatch } from '../ip/types';
 import { emptyChange, type OccurrenceStore, type StoreChange } from './occurrence-store';
 import { DEFAULT_PAGE_LIMITS, LARGE_TEXT, type LimitReached, type PageLimits } from './page-limits';
 import { ScanQueue } from './scan-queue';
-import { couldHoldIp, type SkipOptions } from './skip-rules';
+import { couldHoldIp, isInsideSkipped, type SkipOptions } from './skip-rules';
 import { SubtreeWalk } from './subtree-walk';
 import type { TimeSlicer } from './time-slicer';
 
@@ -79,6 +79,11 @@ export class Scanner {
   /** True while there is work queued or in progress. */
   get busy(): boolean {
     return this.active;
+  }
+
+  /** No urgent work queued or under way. */
+  get urgentIdle(): boolean {
+    return this.queues.urgent.size === 0 && !this.walks.urgent;
   }
 
   /** The page limit that stopped the whole-page scan, if any. */
@@ -188,8 +193,10 @@ export class Scanner {
     for (const priority of ['urgent', 'background'] as const) {
       if (this.walks[priority]) return (this.current = priority), this.walks[priority];
       for (let root = this.queues[priority].shift(); root; root = this.queues[priority].shift()) {
-        // A root that left the page before its turn has nothing to show.
-        if (!root.isConnected) continue;
+        // A root that left the page before its turn has nothing to show. What the page added
+        // inside an editor or a script is checked here, in a slice, not in the mutation
+        // callback: a live tail replaces 20,000 text nodes a second.
+        if (!root.isConnected || ((priority === 'urgent' || root.nodeType === Node.TEXT_NODE) && isInsideSkipped(root, this.deps.skip))) continue;
         this.current = priority;
         return (this.walks[priority] = new SubtreeWalk(root, this.visitor, this.deps.skip));
       }
@@ -220,7 +227,7 @@ export class Scanner {
         this.checkPageLimits();
         if (slicer.expired()) {
           this.flush();
-          await slicer.pause();
+          await slicer.pause(this.urgentIdle ? 'background' : 'user-visible');
         }
       }
     } finally {
