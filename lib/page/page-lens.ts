@@ -440,12 +440,23 @@ export class PageLens {
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
       this.pruneForgottenIps();
     }
+    // What the page just added is what the analyst is watching: before the initial scan.
+    // Text replaced far from the screen (a live tail re-rendering 5,000 rows) waits behind what
+    // is on screen. Skipped regions are checked by the scanner, in its slices.
+    const far: Node[] = [];
     for (const node of batch.touched) {
-      if (isInsideSkipped(node, this.skip)) continue;
-      // What the page just added is what the analyst is watching: before the initial scan.
-      void this.scanner.enqueue(node, 'urgent');
+      if (this.isKnownFar(node)) far.push(node);
+      else void this.scanner.enqueue(node, 'urgent');
     }
+    for (const node of far) void this.scanner.enqueue(node, 'background');
     this.navigation.check();
+  }
+
+  /** Text whose element is tracked and known to be far from the viewport. */
+  private isKnownFar(node: Node): boolean {
+    if (node.nodeType !== Node.TEXT_NODE) return false;
+    const parent = node.parentNode;
+    return parent?.nodeType === Node.ELEMENT_NODE && this.tracker.nearnessOf(parent as Element) === 'far';
   }
 
   private scheduleSummary(): void {

@@ -17,7 +17,7 @@ import type { IpMatch } from '../ip/types';
 import { emptyChange, type OccurrenceStore, type StoreChange } from './occurrence-store';
 import { DEFAULT_PAGE_LIMITS, LARGE_TEXT, type LimitReached, type PageLimits } from './page-limits';
 import { ScanQueue } from './scan-queue';
-import type { SkipOptions } from './skip-rules';
+import { couldHoldIp, isInsideSkipped, type SkipOptions } from './skip-rules';
 import { SubtreeWalk } from './subtree-walk';
 import type { TimeSlicer } from './time-slicer';
 
@@ -41,9 +41,6 @@ export interface ScannerDeps {
 
 /** Occurrences found before they are handed to onChange mid-slice. */
 const FLUSH_EVERY = 128;
-
-/** The shortest text that can hold an address (`::1`). */
-const MIN_LENGTH = 3;
 
 /** A huge text node read part of the way. */
 interface PartialText {
@@ -84,6 +81,11 @@ export class Scanner {
     return this.active;
   }
 
+  /** No urgent work queued or under way. */
+  get urgentIdle(): boolean {
+    return this.queues.urgent.size === 0 && !this.walks.urgent;
+  }
+
   /** The page limit that stopped the whole-page scan, if any. */
   get limited(): LimitReached | null {
     return this.limitReached;
@@ -121,8 +123,7 @@ export class Scanner {
         this.textNodes++;
         this.chars += data.length;
       }
-      // No dot and no colon: no IPv4 and no IPv6. Skips most text without calling the matcher.
-      if (data.length < MIN_LENGTH || (!data.includes('.') && !data.includes(':'))) {
+      if (!couldHoldIp(data)) {
         if (this.deps.store.occurrencesOfNode(node).length > 0) this.deps.store.setMatches(node, NO_MATCHES, this.change);
         return true;
       }
@@ -192,8 +193,10 @@ export class Scanner {
     for (const priority of ['urgent', 'background'] as const) {
       if (this.walks[priority]) return (this.current = priority), this.walks[priority];
       for (let root = this.queues[priority].shift(); root; root = this.queues[priority].shift()) {
-        // A root that left the page before its turn has nothing to show.
-        if (!root.isConnected) continue;
+        // A root that left the page before its turn has nothing to show. What the page added
+        // inside an editor or a script is checked here, in a slice, not in the mutation
+        // callback: a live tail replaces 20,000 text nodes a second.
+        if (!root.isConnected || ((priority === 'urgent' || root.nodeType === Node.TEXT_NODE) && isInsideSkipped(root, this.deps.skip))) continue;
         this.current = priority;
         return (this.walks[priority] = new SubtreeWalk(root, this.visitor, this.deps.skip));
       }
@@ -224,7 +227,7 @@ export class Scanner {
         this.checkPageLimits();
         if (slicer.expired()) {
           this.flush();
-          await slicer.pause();
+          await slicer.pause(this.urgentIdle ? 'background' : 'user-visible');
         }
       }
     } finally {

@@ -21,8 +21,25 @@ const SKIPPED_TAGS = new Set([
   'math',
 ]);
 
+/** The same elements as a selector, for finding them under a root in one native call. */
+export const SKIPPED_SELECTOR = [...SKIPPED_TAGS].map((t) => t.toLowerCase()).join(',') + ',[contenteditable]';
+
+/** The shortest text that can hold an address (`::1`). */
+const MIN_IP_LENGTH = 3;
+
+/**
+ * No dot and no colon: no IPv4 and no IPv6. Skips most of a page's text before any regex or
+ * skip-region check.
+ */
+export function couldHoldIp(data: string): boolean {
+  return data.length >= MIN_IP_LENGTH && (data.includes('.') || data.includes(':'));
+}
+
 export interface SkipOptions {
-  /** Elements of our own UI (the hover card host). */
+  /**
+   * Whether an element is part of our own UI (the hover card host): true for the host and for
+   * every element inside it.
+   */
   isOwnUi?: (element: Element) => boolean;
 }
 

@@ -144,6 +144,19 @@ describe('PageLens', () => {
     expect(lens.pageIps().map((p) => p.ip)).toEqual(['185.220.101.1']);
   });
 
+  it('text the page replaces far from the screen is read after the text on screen', async () => {
+    const find = vi.fn(findIps);
+    const { lens, vis, settle } = setup('<p id="far">at 8.8.8.8</p><p id="near">at 1.1.1.1</p>', { findIps: find, slicer: tinySlicer() });
+    await lens.start();
+    vis.reveal([document.getElementById('near')!]);
+    await lens.idle();
+    find.mockClear();
+    document.getElementById('far')!.replaceChildren(document.createTextNode('at 8.8.4.4'));
+    document.getElementById('near')!.replaceChildren(document.createTextNode('at 1.0.0.1'));
+    await settle();
+    expect(find.mock.calls.map(([text]) => text)).toEqual(['at 1.0.0.1', 'at 8.8.4.4']);
+  });
+
   it('a list re-rendered with the same text costs no new finding work', async () => {
     const rows = '<li>login from 45.33.32.156</li><li>blocked 185.220.101.1</li><li>at 12:30:05</li>';
     const find = vi.fn(findIps);

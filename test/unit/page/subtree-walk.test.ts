@@ -30,11 +30,11 @@ describe('SubtreeWalk', () => {
   });
 
   it('skips our own UI and reports open shadow roots', () => {
-    document.body.innerHTML = '<p>one</p><ip-lens-host><b>own</b></ip-lens-host><x-card></x-card><p>two</p>';
+    document.body.innerHTML = '<p>one</p><ip-lens-host><b>own 1.2.3.4</b></ip-lens-host><x-card></x-card><p>two</p>';
     const host = document.querySelector('x-card')!;
     const shadow = host.attachShadow({ mode: 'open' });
     shadow.append('inside');
-    const { texts, shadows } = collect(document.body, (el) => el.tagName === 'IP-LENS-HOST');
+    const { texts, shadows } = collect(document.body, (el) => el.closest('ip-lens-host') !== null);
     expect(texts).toEqual(['one', 'two']);
     expect(shadows).toEqual([shadow]);
     // The shadow root is walked as a root of its own.
@@ -55,7 +55,7 @@ describe('SubtreeWalk', () => {
     const t = document.createTextNode('5.6.7.8');
     document.body.append(t);
     expect(collect(t).texts).toEqual(['5.6.7.8']);
-    document.body.innerHTML = '<div><p>x</p><script>y</script></div><p>z</p>';
+    document.body.innerHTML = '<div><p>x</p><script>y = "1.2.3.4"</script></div><p>z</p>';
     expect(collect(document.body).texts).toEqual(['x', 'z']);
   });
 });

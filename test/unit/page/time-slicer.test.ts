@@ -16,6 +16,15 @@ describe('time slicer', () => {
     expect(slicer.expired()).toBe(false);
   });
 
+  it('passes the priority of the work after the pause to the yield', async () => {
+    const asked: (string | undefined)[] = [];
+    const slicer = createTimeSlicer({ yieldFn: async (priority) => void asked.push(priority) });
+    await slicer.pause('user-visible');
+    await slicer.pause('background');
+    await slicer.pause();
+    expect(asked).toEqual(['user-visible', 'background', undefined]);
+  });
+
   it('yields a whole task, not a microtask: queued microtasks run first', async () => {
     const order: string[] = [];
     const y = defaultYield();
