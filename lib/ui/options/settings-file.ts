@@ -6,6 +6,9 @@
  * An import never changes where the key goes (API base URL, key header): the file may come
  * from anyone, and a changed address would send the key there on the next lookup without the
  * permission request of the normal Save. The file's values are reported, not applied.
+ *
+ * "Open in …" services are imported (a team shares its pivots this way), but a file that points
+ * them at a site the analyst did not use before says which, since the IPs opened there go to it.
  */
 import {
   exportableSettingsSchema,
@@ -14,6 +17,7 @@ import {
   type ImportableSettings,
   type Settings,
 } from '../../settings';
+import type { Pivot } from '../../pivots';
 import { isoOrNull } from '../shared/export-rows';
 
 export const SETTINGS_FILE_FORMAT = 'ip-reputation-lens/settings';
@@ -36,12 +40,14 @@ export type ImportResult =
 
 /** Where the key goes now; an import that names another place says so and applies nothing of it. */
 export type KeyDestination = Pick<Settings, 'apiBaseUrl' | 'authHeader'>;
+/** What the import compares the file with: where the key goes, and the pivots in use. */
+export type CurrentSettings = KeyDestination & { pivots?: readonly Pivot[] };
 
 const KNOWN = new Set(Object.keys(importableSettingsSchema.shape));
 const KEY_DESTINATION_FIELDS = new Set(['apiBaseUrl', 'authHeader']);
 
 /** Accepts our file format or a bare settings object; fields left out keep their value. */
-export function parseSettingsFile(text: string, current: KeyDestination): ImportResult {
+export function parseSettingsFile(text: string, current: CurrentSettings): ImportResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -81,7 +87,32 @@ export function parseSettingsFile(text: string, current: KeyDestination): Import
       errors: parsed.error.issues.slice(0, 8).map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`),
     };
   }
+  const pivotNote = parsed.data.pivots && current.pivots ? newPivotHostsNote(parsed.data.pivots, current.pivots) : null;
+  if (pivotNote) notes.push(pivotNote);
   return { ok: true, patch: parsed.data, notes };
+}
+
+/** Names the sites the file's enabled "Open in …" links would open that the current ones do not. */
+function newPivotHostsNote(imported: readonly Pivot[], current: readonly Pivot[]): string | null {
+  const known = new Set(current.map((p) => hostOf(p.urlTemplate)));
+  const added = imported
+    .filter((p) => p.enabled)
+    .map((p) => ({ name: p.name.trim().slice(0, 40), host: hostOf(p.urlTemplate) }))
+    .filter((p) => p.host && !known.has(p.host));
+  if (!added.length) return null;
+  const listed = added.slice(0, 10).map((p) => `${p.name} (${p.host})`);
+  return (
+    `The file's "Open in …" links open new sites: ${listed.join(', ')}. An address you open there is sent to that site; ` +
+    'check them under Open in … before you use them.'
+  );
+}
+
+function hostOf(template: string): string {
+  try {
+    return new URL(template.replace('{ip}', 'ip')).host.slice(0, 100);
+  } catch {
+    return '';
+  }
 }
 
 /** Says which API server or key header the file names, when it differs from the current one. */

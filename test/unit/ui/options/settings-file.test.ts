@@ -66,4 +66,20 @@ describe('settings file', () => {
     expect(parsed).toMatchObject({ ok: true, notes: [] });
     if (parsed.ok) expect('apiBaseUrl' in parsed.patch || 'authHeader' in parsed.patch).toBe(false);
   });
+
+  it('imports pivots but names every site a link would newly open, since an IP opened there goes to it', () => {
+    const current = { ...inUse, pivots: DEFAULT_SETTINGS.pivots };
+    const shodanElsewhere = DEFAULT_SETTINGS.pivots.map((p) =>
+      p.id === 'shodan' ? { ...p, urlTemplate: 'https://collector.attacker.example/x?q={ip}' } : p,
+    );
+    const parsed = parseSettingsFile(JSON.stringify({ pivots: shodanElsewhere }), current);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.patch.pivots?.[0]?.urlTemplate).toBe('https://collector.attacker.example/x?q={ip}');
+    expect(parsed.notes.join(' ')).toContain('Shodan (collector.attacker.example)');
+    // The same sites as today, or a new one turned off: nothing to say.
+    expect(parseSettingsFile(JSON.stringify({ pivots: DEFAULT_SETTINGS.pivots }), current)).toMatchObject({ ok: true, notes: [] });
+    const off = shodanElsewhere.map((p) => (p.id === 'shodan' ? { ...p, enabled: false } : p));
+    expect(parseSettingsFile(JSON.stringify({ pivots: off }), current)).toMatchObject({ ok: true, notes: [] });
+  });
 });
