@@ -100,7 +100,9 @@ test.describe('managed by policy', () => {
     await expect(page.getByLabel('Background')).toBeDisabled();
     // Sites: the managed list, with no Remove and no Add.
     await expect(page.getByText(`${env.ui.sim.origin}/pages/*`)).toBeVisible();
-    await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+    // (Scoped to the sites section: "Open in …" has Remove buttons of its own, not locked here.)
+    const sites = page.getByRole('region', { name: 'Sites to scan' });
+    await expect(sites.getByRole('button', { name: /^Remove / })).toHaveCount(0);
     await expect(page.getByLabel('Site to add')).toHaveCount(0);
   });
 
