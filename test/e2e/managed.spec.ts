@@ -72,6 +72,7 @@ function orgPolicy(): Record<string, unknown> {
     // perPageCap passes Chrome's schema (an integer) but not ours (at least 1): ignored, named.
     lookupPolicy: { reservePercent: 25, perPageCap: -5 },
     markStyle: 'background',
+    pivots: [{ id: 'corp-intel', name: 'Corp intel', urlTemplate: 'https://intel.corp.example/ip/{ip}', enabled: true }],
   };
 }
 
@@ -104,6 +105,12 @@ test.describe('managed by policy', () => {
     const sites = page.getByRole('region', { name: 'Sites to scan' });
     await expect(sites.getByRole('button', { name: /^Remove / })).toHaveCount(0);
     await expect(page.getByLabel('Site to add')).toHaveCount(0);
+    // "Open in …": the organisation's list, locked as a whole.
+    const pivots = page.getByRole('region', { name: 'Open in …' });
+    await expect(pivots.getByText('Set by your organisation')).toBeVisible();
+    await expect(pivots.getByLabel('URL template of Corp intel')).toHaveValue('https://intel.corp.example/ip/{ip}');
+    await expect(pivots.getByLabel('URL template of Corp intel')).toBeDisabled();
+    await expect(pivots.getByRole('button', { name: 'Add a service' })).toBeDisabled();
   });
 
   test('lookups use the managed server and key; a popup action cannot drop a managed site', async ({ context, extensionId }) => {
