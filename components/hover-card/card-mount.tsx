@@ -6,6 +6,7 @@
 import { render } from 'preact';
 import { liveRange } from '@/lib/page/hit-test';
 import { createCardStore, type CardMode, type CardStore, type CardStoreDeps, type CardSurface } from '@/lib/page/card-store';
+import { pageTooltipsFor } from '@/lib/page/page-tooltips';
 import detailsCss from '@/components/reputation-details.css?inline';
 import { createCardHost, type CardHost } from './card-host';
 import { followAnchor, rangeAnchor } from './card-position';
@@ -59,7 +60,10 @@ export function createCardSurface(doc: Document): CardSurface {
       const anchor = anchorOf(mode);
       if (anchor) {
         const lost = mode.kind === 'hover' ? { isAlive: () => mode.occ.node.isConnected, onLost: onAnchorLost } : undefined;
-        stopFollowing = followAnchor(anchor, c, lost);
+        // The page's own tooltip for this text (a grid's cell tooltip) stays uncovered.
+        const target = mode.kind === 'hover' ? mode.occ.node : (mode.range?.startContainer ?? null);
+        const tooltips = pageTooltipsFor({ doc, target, isOwnUi: (el) => !!host?.isHost(el) });
+        stopFollowing = followAnchor(anchor, c, lost, tooltips);
       } else {
         // Nothing to point at (selection gone): top right, inside the viewport.
         c.style.left = `${Math.max(8, doc.documentElement.clientWidth - 400)}px`;

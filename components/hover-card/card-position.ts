@@ -1,11 +1,15 @@
 /**
  * Places the card next to a piece of text (a Range, not an element: the IP has no element of
  * its own) with Floating UI, flipping and shifting so it never leaves the viewport, and keeps
- * it there while the page scrolls or resizes.
+ * it there while the page scrolls or resizes. Off the page's own tooltip for the same text when
+ * it shows one (avoid-tooltips.ts).
  */
 import { autoUpdate, computePosition, flip, inline, offset, shift, size, type VirtualElement } from '@floating-ui/dom';
+import type { PageTooltips } from '@/lib/page/page-tooltips';
+import { avoidPageTooltips, pushOf } from './avoid-tooltips';
 
 const PADDING = 8;
+const GAP = 6;
 
 export function rangeAnchor(range: Range, point?: { x: number; y: number }): VirtualElement & { point?: { x: number; y: number } } {
   const context = range.startContainer.parentElement ?? undefined;
@@ -22,21 +26,34 @@ export function followAnchor(
   anchor: VirtualElement & { point?: { x: number; y: number } },
   card: HTMLElement,
   lost?: { isAlive: () => boolean; onLost: () => void },
+  tooltips?: PageTooltips,
 ): () => void {
+  const doc = card.ownerDocument;
+  const avoid = tooltips
+    ? avoidPageTooltips({
+        elements: tooltips.elements,
+        viewport: () => ({ width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight }),
+        gap: GAP,
+        padding: PADDING,
+      })
+    : null;
   const update = () => {
     // A virtualised table re-rendered the row under the card: its text is gone, so is the card.
     if (lost && !lost.isAlive()) {
       lost.onLost();
       return;
     }
+    // Beside a page tooltip the placement is avoid's choice, which already weighs the room.
+    const avoiding = avoid?.avoids() ? avoid : null;
     void computePosition(anchor, card, {
       strategy: 'fixed',
       placement: 'bottom-start',
       middleware: [
         // An IP wrapped over two lines: sit next to the line the pointer is on.
         inline(anchor.point ?? {}),
-        offset(6),
-        flip({ padding: PADDING }),
+        avoiding,
+        offset((state) => GAP + pushOf(state)),
+        avoiding ? null : flip({ padding: PADDING }),
         shift({ padding: PADDING }),
         size({
           padding: PADDING,
@@ -51,5 +68,10 @@ export function followAnchor(
       card.style.top = `${Math.round(y)}px`;
     });
   };
-  return autoUpdate(anchor, card, update, { animationFrame: false });
+  const stopUpdates = autoUpdate(anchor, card, update, { animationFrame: false });
+  const stopWatching = tooltips?.watch(update);
+  return () => {
+    stopUpdates();
+    stopWatching?.();
+  };
 }
