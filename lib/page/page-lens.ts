@@ -201,6 +201,12 @@ export class PageLens {
     return this.shouldAsk(ip) ? 'pending' : 'skipped';
   }
 
+  /** The severity of an IP's answer; 'pending' while it has none (whatever its class). */
+  private answeredSeverityOf(ip: string): Severity {
+    const result = this.lookups.resultOf(ip);
+    return result ? severityOf(result, this.settings.thresholds) : 'pending';
+  }
+
   resultOf(ip: string): LookupResult | undefined {
     const result = this.lookups.resultOf(ip);
     if (result) return result;
@@ -464,7 +470,10 @@ export class PageLens {
     if (!send || this.summaryTimer !== undefined) return;
     this.summaryTimer = setTimeout(() => {
       this.summaryTimer = undefined;
-      const risky = riskyIps(this.summarySource());
+      // An IP without an answer is never high or critical: its class is not needed here. Asking
+      // severityOfIp for every IP classified the whole page's IPs in the first summary's task
+      // (2,913 distinct IPs on the 10,000-row page: a 30-40 ms task, bench page-profile).
+      const risky = riskyIps({ ips: () => this.store.ips(), severityOf: (ip) => this.answeredSeverityOf(ip) });
       if (sameList(this.lastSummary, risky)) return;
       this.lastSummary = risky;
       send(risky);

@@ -127,6 +127,8 @@ export interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time of the event, µs: less than `dur` when the OS ran something else. */
+  tdur?: number;
   tid: number;
   args?: { data?: { url?: string } };
 }

@@ -34,7 +34,7 @@ const DATA: Record<string, LookupResult> = {
 
 function setup(
   html: string,
-  opts: { findIps?: typeof findIps; slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult> } = {},
+  opts: { findIps?: typeof findIps; classifyIp?: typeof classifyIp; slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult> } = {},
 ) {
   document.body.innerHTML = html;
   const env = fakeHighlighterEnv();
@@ -49,7 +49,7 @@ function setup(
   const summaries: string[][] = [];
   const lens = new PageLens({
     findIps: opts.findIps ?? findIps,
-    classifyIp,
+    classifyIp: opts.classifyIp ?? classifyIp,
     lookup,
     thresholds: DEFAULT_THRESHOLDS,
     markStyle: 'underline',
@@ -196,6 +196,23 @@ describe('PageLens', () => {
     // The old nodes' ranges are gone: every mark is on text in the page.
     const all = ['critical', 'high'].flatMap((s) => [...lens.store.occurrencesOfIp(s === 'critical' ? '185.220.101.1' : '45.33.32.156')]);
     expect(all.every((o) => o.node.isConnected)).toBe(true);
+  });
+
+  // Issue 11: the first badge summary classified every IP of the page in one task (30-40 ms on
+  // the 10,000-row page). IPs without an answer cannot be risky; they are classified when they
+  // come near, in the scan's slices.
+  it('reports its risky IPs without classifying the IPs that have no answer yet', async () => {
+    const classify = vi.fn(classifyIp);
+    const rows = Array.from({ length: 50 }, (_, i) => `<p>from 198.51.${i}.7</p>`).join('');
+    const { lens, vis, summaries } = setup(`<p id="a">185.220.101.1</p>${rows}`, { classifyIp: classify });
+    await lens.start();
+    vis.reveal([document.getElementById('a')!]);
+    await lens.idle();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(summaries.at(-1)).toEqual(['185.220.101.1']);
+    expect(new Set(classify.mock.calls.map(([ip]) => ip))).toEqual(new Set(['185.220.101.1']));
+    // The popup's page list still gives every IP its class.
+    expect(lens.pageIps()).toHaveLength(51);
   });
 
   it('recolours live when thresholds change and reports its risky IPs for the badge when they change', async () => {
