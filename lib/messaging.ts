@@ -47,7 +47,6 @@ export const messageSchemas = {
   /** The automatic-lookup cap of a tab's site: used / cap (the popup shows it). */
   'ui:get-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
   /** Lift a reached cap of a tab's site, once per window; the tab's pages ask again. */
-  'ui:lift-page-cap': z.object({ tabId: z.number().int().nonnegative() }).strict(),
   /**
    * The popup's one cap control, "Look up the rest": these IPs of the tab, past its cap, are
    * looked up as the analyst asked; the site's daily ceiling and the quota reserve still hold.
@@ -114,7 +113,6 @@ export interface MessageReplies {
   'ui:set-site-scanning': { patterns: string[] };
   'ui:scan-tab': { injected: boolean };
   'ui:get-page-cap': PageCapUsage;
-  'ui:lift-page-cap': PageCapUsage;
   'ui:look-up-past-cap': LookupResult[];
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;

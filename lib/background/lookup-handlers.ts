@@ -4,7 +4,7 @@
  * as MV3 requires to be woken by a message); everything async starts lazily on first use.
  */
 import { browser } from 'wxt/browser';
-import { sendToEveryTab, sendToTab } from '../message-client';
+import { sendToEveryTab } from '../message-client';
 import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
 import { LookupService, type LookupServiceOptions } from '../lookup/lookup-service';
@@ -27,7 +27,6 @@ export type LookupMessageType =
   | 'ui:refresh-quota'
   | 'ui:clear-cache'
   | 'ui:get-page-cap'
-  | 'ui:lift-page-cap'
   | 'ui:look-up-past-cap'
   | 'cs:lookup'
   | 'cs:lookup-detailed';
@@ -61,8 +60,6 @@ export function capKeyOf(tabId: number | undefined, tabUrl: string | undefined):
 export interface LookupHandlerDeps {
   /** The URL of a tab's top page (browser.tabs.get); undefined when unknown. */
   tabUrl?: (tabId: number) => Promise<string | undefined>;
-  /** Tells a tab's pages to forget their results and ask again (after a lift). */
-  askAgain?: (tabId: number) => Promise<void>;
   /** Where the answers each frame was given are noted (the page handlers check summaries against it). */
   frameAsks?: FrameAsks;
   detailRate?: DetailRate;
@@ -87,14 +84,12 @@ async function browserCapReached(tabId: number): Promise<void> {
 }
 
 const browserTabUrl = async (tabId: number) => (await browser.tabs.get(tabId)).url;
-const browserAskAgain = async (tabId: number) => void (await sendToTab(tabId, 'tab:results-stale', {}, 'all'));
 
 /** Tests replace the browser-bound parts (stores, client, clock). */
 export type LookupHandlerOverrides = Partial<Omit<LookupServiceOptions, 'initialPolicy'>>;
 
 export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, deps: LookupHandlerDeps = {}) {
   const tabUrl = deps.tabUrl ?? browserTabUrl;
-  const askAgain = deps.askAgain ?? browserAskAgain;
   const frameAsks = deps.frameAsks ?? new FrameAsks();
   const detailTrust = {
     frameAsks,
@@ -145,13 +140,6 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
     'ui:get-page-cap': async ({ tabId }) => {
       const { source, site } = await capOfTab(tabId);
       return service.pageCapUsage(source, site);
-    },
-    'ui:lift-page-cap': async ({ tabId }) => {
-      const { source, site } = await capOfTab(tabId);
-      const usage = await service.liftPageCap(source, site);
-      // The pages skipped what was over the cap: they forget and ask again (the cache answers the rest).
-      await askAgain(tabId).catch(() => undefined);
-      return usage;
     },
     'ui:look-up-past-cap': async ({ tabId, ips }) => service.lookUpPastCap(ips, await capOfTab(tabId)),
     'cs:lookup': async ({ ips, priority, now }, sender) => {

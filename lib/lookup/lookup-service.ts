@@ -386,15 +386,6 @@ export class LookupService {
     return this.pageCap.usage(source, site);
   }
 
-  /** The analyst lifts a reached cap, once per window; throws with a sentence when not allowed. */
-  async liftPageCap(source: string, site: string): Promise<PageCapUsage> {
-    await this.ready();
-    if (!this.pageCap.lift(source, site)) {
-      throw new Error('The cap of this page is not reached, or was lifted once already in this hour.');
-    }
-    return this.pageCap.usage(source, site);
-  }
-
   /**
    * "Look up the rest": IPs of a tab past its cap, looked up because the analyst clicked for
    * them. The tab's cap makes room for exactly these (PageCap.allowChosen); the site's daily

@@ -8,8 +8,8 @@
  *   counting in the same window of WINDOW_MS (reloads cannot reset it).
  * - Per site and day: all tabs of a site together stop at a daily ceiling (more tabs cannot
  *   multiply the cap either).
- * - The analyst may lift a reached cap once per window (the popup offers it): one more cap's
- *   worth for that tab, and as much room under the site's daily ceiling.
+ * - Past the cap, the analyst may look up exactly the IPs it held back (the popup's "Look up the
+ *   rest", `allowChosen`); the site's daily ceiling still applies.
  *
  * IPs the cache answers are free and not counted; an IP counted once in a window is free to
  * ask again in it. The counts outlive the service worker (MV3 stops it after 30 s idle): they
@@ -63,10 +63,6 @@ export interface PageCapUsage {
   cap: number;
   siteUsed: number;
   siteCap: number;
-  /** The cap was lifted in this window already. */
-  lifted: boolean;
-  /** A cap is reached and it has not been lifted yet. */
-  canLift: boolean;
   /** Epoch ms when this tab's window ends (null: nothing counted yet). */
   windowEndsAt: number | null;
 }
@@ -223,33 +219,16 @@ export class PageCap {
     const cap = this.limits.perWindow + (page?.extra ?? 0);
     const siteUsed = day ? countOf(day) : 0;
     const siteCap = this.limits.perSiteDay + (day?.extra ?? 0);
-    const lifted = (page?.extra ?? 0) > 0;
     return {
       site,
       used,
       cap,
       siteUsed,
       siteCap,
-      lifted,
-      canLift: !lifted && (used >= cap || siteUsed >= siteCap),
       windowEndsAt: page ? page.start + PAGE_CAP_WINDOW_MS : null,
     };
   }
 
-  /**
-   * Lifts a reached cap once per window: one more cap's worth for the tab, and as much room
-   * under the site's daily ceiling. Returns false (and changes nothing) when not allowed.
-   */
-  lift(source: string, site: string = source): boolean {
-    if (!this.usage(source, site).canLift) return false;
-    const page = this.current(this.pages, source, PAGE_CAP_WINDOW_MS);
-    const day = this.current(this.sites, site, SITE_DAY_MS);
-    page.extra += this.limits.perWindow;
-    // Room for what the lifted tab may now send, whatever the other tabs spent.
-    day.extra = Math.max(day.extra, countOf(day) + this.limits.perWindow - this.limits.perSiteDay);
-    this.scheduleSave();
-    return true;
-  }
 
   /** IPs counted for a tab and site in its window (status, tests). */
   countOf(source: string): number {

@@ -111,7 +111,7 @@ describe('background against hostile content-script messages', () => {
         const lookup = createLookupHandlers(
           { cacheStore: createIdbCacheStore({ name: `fuzz-${++run}` }) },
           // Tab 1 is the one in front (detail-trust.ts); tabs 2 and 3 are behind it.
-          { frameAsks, tabUrl: async () => 'https://siem.example/alerts', askAgain: async () => undefined, tabInFront: async (id) => id === IN_FRONT },
+          { frameAsks, tabUrl: async () => 'https://siem.example/alerts', tabInFront: async (id) => id === IN_FRONT },
         );
         const fake = fakePageApi();
         const page = createPageHandlers({ lookup: lookup.service, api: fake.api, sites: memorySites(), frameAsks });

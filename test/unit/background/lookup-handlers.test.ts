@@ -50,20 +50,18 @@ function startHandlers(overrides: Parameters<typeof createLookupHandlers>[0], de
 }
 
 function build(extra: Parameters<typeof createLookupHandlers>[1] = {}) {
-  const askedAgain: number[] = [];
   const capTold: number[] = [];
   const built = startHandlers(
     { cacheStore: createIdbCacheStore({ name: `handlers-${++db}` }) },
     {
       tabUrl: async () => 'https://siem.example/alerts',
-      askAgain: async (tabId) => void askedAgain.push(tabId),
       capReached: async (tabId) => void capTold.push(tabId),
       // Every tab is in front unless a test says otherwise (detail-trust.ts, rule 2).
       tabInFront: async () => true,
       ...extra,
     },
   );
-  return { ...built, askedAgain, capTold };
+  return { ...built, capTold };
 }
 
 const ipsFrom = (n: number, from: number) => Array.from({ length: n }, (_, i) => `23.${8 + ((from + i) >> 16)}.${((from + i) >> 8) & 255}.${(from + i) & 255}`);
@@ -99,18 +97,12 @@ describe('lookup handlers', () => {
     expect(sim.ipLog.all().length).toBe(50);
   });
 
-  it('ui:get-page-cap shows used / cap for the tab site, and ui:lift-page-cap lifts a reached cap once', async () => {
+  it('ui:get-page-cap shows used / cap for the tab site', async () => {
     await saveSettings({ lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, perPageCap: 3, siteDailyCap: 100 } });
-    const { handlers, askedAgain } = build();
-    expect(await handlers['ui:get-page-cap']({ tabId: 1 }, popup)).toMatchObject({ site: 'siem.example', used: 0, cap: 3, canLift: false });
+    const { handlers } = build();
+    expect(await handlers['ui:get-page-cap']({ tabId: 1 }, popup)).toMatchObject({ site: 'siem.example', used: 0, cap: 3 });
     await handlers['cs:lookup']({ ips: ipsFrom(5, 0), priority: 'visible' }, page(1));
-    expect(await handlers['ui:get-page-cap']({ tabId: 1 }, popup)).toMatchObject({ used: 3, cap: 3, siteUsed: 3, siteCap: 100, canLift: true });
-    expect(await handlers['ui:lift-page-cap']({ tabId: 1 }, popup)).toMatchObject({ used: 3, cap: 6, lifted: true, canLift: false });
-    expect(askedAgain).toEqual([1]);
-    const again = await handlers['cs:lookup']({ ips: ipsFrom(5, 0), priority: 'visible' }, page(1, 'reloaded'));
-    expect(sent(again)).toBe(5);
-    await handlers['cs:lookup']({ ips: ipsFrom(5, 10), priority: 'visible' }, page(1));
-    await expect(handlers['ui:lift-page-cap']({ tabId: 1 }, popup)).rejects.toThrow(/lifted once already/);
+    expect(await handlers['ui:get-page-cap']({ tabId: 1 }, popup)).toMatchObject({ used: 3, cap: 3, siteUsed: 3, siteCap: 100 });
   });
 
   it('ui:lookup and cs:lookup answer one result per IP through the simulator', async () => {

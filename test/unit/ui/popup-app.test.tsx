@@ -159,7 +159,7 @@ describe('popup', () => {
     const capped = (ip: string) => ({ ip, version: 4 as const, count: 1, result: { ip, status: 'skipped' as const, reason: 'page-cap' as const, limit: 2 } });
     s.tabHandlers['tab:get-page-ips'] = () => ok({ ...PAGE, scanning: false, ips: [...PAGE.ips, capped('198.51.100.7'), capped('198.51.100.8')] });
     s.handlers['ui:get-page-cap'] = () =>
-      ok({ site: 'siem.example', used: 2, cap: 2, siteUsed: 2, siteCap: 2000, lifted: false, canLift: true, windowEndsAt: 1 });
+      ok({ site: 'siem.example', used: 2, cap: 2, siteUsed: 2, siteCap: 2000, windowEndsAt: 1 });
     const root = await mount(<PopupApp />, s);
     await flush();
     const panel = root.querySelector('[data-testid="page-cap"]') as HTMLElement;

@@ -98,7 +98,7 @@ describe('page store', () => {
     const services = createFakeServices();
     services.tab = { id: 7, url: 'https://siem.example/app' };
     services.tabHandlers['tab:get-page-ips'] = () => ok(PAGE);
-    const usage = { site: 'siem.example', used: 500, cap: 500, siteUsed: 500, siteCap: 2000, lifted: false, canLift: true, windowEndsAt: 1 };
+    const usage = { site: 'siem.example', used: 500, cap: 500, siteUsed: 500, siteCap: 2000, windowEndsAt: 1 };
     services.handlers['ui:get-page-cap'] = () => ok(usage);
     const store = createPageStore(services);
     await store.load();
