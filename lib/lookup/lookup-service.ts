@@ -157,6 +157,12 @@ export class LookupService {
   private lastError: LookupStatus['lastError'] = null;
   private policyLoad: Promise<void> | null = null;
   private clientLoad: Promise<void> | null = null;
+  /**
+   * Which load is the newest. Settings can change again while a load is still reading them;
+   * the older load must then not apply what it read after the newer one did.
+   */
+  private policyGeneration = 0;
+  private clientGeneration = 0;
   private pageCapLoad: Promise<void> | null = null;
   private journalLoad: Promise<void> | null = null;
   private recoveryLoad: Promise<void> | null = null;
@@ -459,14 +465,21 @@ export class LookupService {
   // ----- set-up -----
 
   private async ready(): Promise<void> {
-    this.policyLoad ??= this.loadPolicy().catch((error: unknown) => {
-      this.policyLoad = null;
-      throw error;
-    });
-    this.clientLoad ??= this.loadClient().catch((error: unknown) => {
-      this.clientLoad = null;
-      throw error;
-    });
+    if (!this.policyLoad) {
+      const load: Promise<void> = this.loadPolicy(++this.policyGeneration).catch((error: unknown) => {
+        // A failed older load must not forget a newer one that is still running.
+        if (this.policyLoad === load) this.policyLoad = null;
+        throw error;
+      });
+      this.policyLoad = load;
+    }
+    if (!this.clientLoad) {
+      const load: Promise<void> = this.loadClient(++this.clientGeneration).catch((error: unknown) => {
+        if (this.clientLoad === load) this.clientLoad = null;
+        throw error;
+      });
+      this.clientLoad = load;
+    }
     // Never rejects: unreadable counts start from zero.
     this.pageCapLoad ??= this.pageCap.restore();
     // Never rejects either: calls a stopped worker left open become interrupted IPs.
@@ -476,8 +489,10 @@ export class LookupService {
     await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad, this.recoveryLoad]);
   }
 
-  private async loadPolicy(): Promise<void> {
+  private async loadPolicy(generation: number): Promise<void> {
     const policy = await this.options.policySource();
+    // Superseded while reading: the newer load applies newer settings; wait for it instead.
+    if (generation !== this.policyGeneration) return this.policyLoad ?? undefined;
     this.policy = policy;
     this.cache.setTtls(ttlsOf(policy));
     this.cache.setMaxEntries(policy.cacheMaxEntries);
@@ -486,10 +501,13 @@ export class LookupService {
     this.batcher.kick();
   }
 
-  private async loadClient(): Promise<void> {
+  private async loadClient(generation: number): Promise<void> {
     const { server, handle } = await this.options.clientSource();
+    // Superseded while reading: the newer load applies newer settings; wait for it instead.
+    if (generation !== this.clientGeneration) return this.clientLoad ?? undefined;
     // The ledger follows the identity (base URL + key): a new key or server has its own quota.
     await this.guard.use(handle?.identity ?? null);
+    if (generation !== this.clientGeneration) return this.clientLoad ?? undefined;
     // The client and the cache's owner change in the same turn (see LookupCache.useOwner).
     this.handle = handle;
     // Not awaited: the cache's reads and writes wait for the store's claim themselves.

@@ -30,6 +30,7 @@ const LOW_MARGIN = 0.1;
 
 export class QuotaGuard {
   private ledger: QuotaLedger | null = null;
+  private useCalls = 0;
   private committed = 0;
   private reservePercent: number;
   private saving: Promise<void> = Promise.resolve();
@@ -54,6 +55,9 @@ export class QuotaGuard {
 
   /** Switches to the ledger of this key: the persisted one if it matches, else a new one. */
   async use(identity: string | null): Promise<void> {
+    // Only the latest call may set the ledger: an older one still reading the store must not
+    // put back the ledger of a key that was replaced meanwhile.
+    const call = ++this.useCalls;
     if (identity === null) {
       this.ledger = null;
       return;
@@ -65,6 +69,7 @@ export class QuotaGuard {
     } catch (error) {
       this.onError(error);
     }
+    if (call !== this.useCalls) return;
     this.ledger = stored?.identity === identity ? stored : emptyLedger(identity);
   }
 

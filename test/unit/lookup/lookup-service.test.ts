@@ -350,6 +350,52 @@ describe('LookupService: settings', () => {
   });
 });
 
+describe('LookupService: settings read out of order', () => {
+  /** A source whose answers the test releases one by one, in any order. */
+  function heldSource<T>() {
+    const pending: { resolve: (value: T) => void }[] = [];
+    return {
+      pending,
+      read: () => new Promise<T>((resolve) => pending.push({ resolve })),
+    };
+  }
+
+  it('a slow read of the old key that ends after the new one does not bring the old key back', async () => {
+    const oldClient = new FakeApiClient();
+    const newClient = new FakeApiClient();
+    const source = heldSource<{ server: string; handle: { client: FakeApiClient; identity: string } }>();
+    const h = createHarness({ client: oldClient, extra: { clientSource: source.read } });
+    const first = h.service.status();
+    await h.clock.advance(0);
+    h.service.credentialsChanged();
+    await h.clock.advance(0);
+    expect(source.pending).toHaveLength(2);
+    source.pending[1]!.resolve({ server: 'https://api.test/v1', handle: { client: newClient, identity: 'key-2' } });
+    await h.clock.advance(0);
+    source.pending[0]!.resolve({ server: 'https://api.test/v1', handle: { client: oldClient, identity: 'key-1' } });
+    await h.settle(first);
+    await h.settle(h.service.lookup(publicIps(2), { priority: 'manual' }));
+    expect(oldClient.bulkCalls).toEqual([]);
+    expect(newClient.bulkCalls).toEqual([publicIps(2)]);
+  });
+
+  it('a slow read of the old policy that ends after the new one does not bring the old cap back', async () => {
+    const source = heldSource<typeof h.policy>();
+    const h = createHarness({ extra: { policySource: source.read } });
+    const first = h.service.status();
+    await h.clock.advance(0);
+    h.service.policyChanged();
+    await h.clock.advance(0);
+    expect(source.pending).toHaveLength(2);
+    source.pending[1]!.resolve({ ...h.policy, perPageCap: 10 });
+    await h.clock.advance(0);
+    source.pending[0]!.resolve({ ...h.policy, perPageCap: 1 });
+    await h.settle(first);
+    const results = await h.settle(h.service.lookup(publicIps(3), { priority: 'visible', source: 's' }));
+    expect(statuses(results)).not.toContain('skipped:page-cap');
+  });
+});
+
 describe('LookupService: the API server owns the cache', () => {
   const MIRROR = 'https://mirror.example/api/v1';
 

@@ -97,6 +97,20 @@ describe('QuotaGuard', () => {
     expect(other.budget('background')).toBe(Infinity);
   });
 
+  it('a key switch still reading the store does not override the switch made after it', async () => {
+    const store = createMemoryLedgerStore();
+    const loads: (() => void)[] = [];
+    const slowStore = { ...store, load: () => new Promise<unknown>((resolve) => loads.push(() => resolve(undefined))) };
+    const guard = new QuotaGuard({ clock: createManualClock(), store: slowStore, reservePercent: 10 });
+    const first = guard.use('key-old');
+    const second = guard.use('key-new');
+    loads[1]!();
+    await second;
+    loads[0]!();
+    await first;
+    expect(guard.identity).toBe('key-new');
+  });
+
   it('ignores a corrupted stored ledger', async () => {
     const store = createMemoryLedgerStore();
     store.value = { v: 1, identity: 'key-a', serverUsed: 'lots' };
