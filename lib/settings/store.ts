@@ -8,8 +8,15 @@ import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import { DEFAULT_SETTINGS } from './defaults';
 import { createKeyStore, KEY_REVISION_NAME, LEGACY_KEY_NAMES } from './key-store';
-import { settingsSchema, type SettingKey, type Settings } from './schema';
-import { applyManaged, LockedSettingError, lockedChanges, readManagedPolicy, watchManagedPolicy } from './managed';
+import { settingsSchema, type LookupPolicy, type SettingKey, type Settings } from './schema';
+import {
+  applyManaged,
+  LockedSettingError,
+  lockedChanges,
+  readManagedPolicy,
+  watchManagedPolicy,
+  type ManagedPolicy,
+} from './managed';
 
 /** Bump with a migration when a stored shape changes. */
 const VERSION = 1;
@@ -81,13 +88,31 @@ export async function saveSettings(patch: Partial<Settings>): Promise<Settings> 
   const locked = lockedChanges(policy, current, patch);
   if (locked.length) throw new LockedSettingError(locked);
   const next = settingsSchema.parse({ ...current, ...patch });
-  const keys = (Object.keys(patch) as SettingKey[]).filter((k): k is StoredKey => k !== 'apiKey');
+  // A locked setting is unchanged here (checked above): writing it would store the
+  // organisation's value as the user's own, which would outlive the policy.
+  const keys = (Object.keys(patch) as SettingKey[]).filter(
+    (k): k is StoredKey => k !== 'apiKey' && !policy.locked.has(k),
+  );
   // The key first: a failed key write leaves the other fields of the save unwritten too.
   if ('apiKey' in patch) await keyStore().write(next.apiKey);
   await storage.setItems(
-    keys.map((k) => ({ item: settingItems[k] as never, value: next[k] as never })),
+    keys.map((k) => ({ item: settingItems[k] as never, value: userValueOf(k, next, stored, policy) as never })),
   );
   return next;
+}
+
+/**
+ * What to store as the user's value: the lookup policy's fields set by policy keep the user's
+ * own value underneath, so removing the policy gives back what the user had chosen.
+ */
+function userValueOf(key: StoredKey, next: Settings, stored: Settings, policy: ManagedPolicy): unknown {
+  if (key !== 'lookupPolicy') return next[key];
+  const managed = policy.values.lookupPolicy ?? {};
+  const own = { ...next.lookupPolicy };
+  for (const field of Object.keys(managed) as (keyof LookupPolicy)[]) {
+    (own as Record<string, unknown>)[field] = stored.lookupPolicy[field];
+  }
+  return own;
 }
 
 /** Follows the user's changes and the organisation's (a policy change may touch every setting). */

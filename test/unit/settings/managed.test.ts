@@ -61,6 +61,21 @@ describe('managed settings', () => {
     expect(await fakeBrowser.storage.local.get('markStyle')).toEqual({});
   });
 
+  it("saving never stores the organisation's values as the user's: removing the policy gives back the user's own", async () => {
+    await saveSettings({
+      markStyle: 'background',
+      lookupPolicy: { ...DEFAULT_SETTINGS.lookupPolicy, perPageCap: 50, reservePercent: 5 },
+    });
+    await setPolicy({ markStyle: 'underline', lookupPolicy: { reservePercent: 25 } });
+    // Options saves every field of a section, the locked ones unchanged.
+    const inForce = await getSettings();
+    await saveSettings({ markStyle: inForce.markStyle, lookupPolicy: { ...inForce.lookupPolicy, perPageCap: 42 } });
+    expect(await getSetting('lookupPolicy')).toMatchObject({ perPageCap: 42, reservePercent: 25 });
+    await fakeBrowser.storage.managed.clear();
+    expect(await getSetting('markStyle')).toBe('background');
+    expect(await getSetting('lookupPolicy')).toMatchObject({ perPageCap: 42, reservePercent: 5 });
+  });
+
   it('ignores each invalid value with a clear message and keeps the valid ones', async () => {
     const policy = parseManagedPolicy({
       apiBaseUrl: 'ftp://nope',
