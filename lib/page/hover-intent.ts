@@ -121,6 +121,10 @@ export function createHoverIntent<T>(options: HoverIntentOptions<T>): HoverInten
       cancelClose();
       clear(restTimer);
       restTimer = undefined;
+      // The pointer crossed another IP on its way into the card and paused there: reaching
+      // the card says which one the analyst wanted, so that switch is off.
+      clear(openTimer);
+      openTimer = undefined;
       return;
     }
     if (active && !inRects(active.rects, x, y)) scheduleClose();

@@ -88,6 +88,20 @@ describe('hover intent', () => {
     expect(intent.active?.item).toBe('a');
   });
 
+  it('keeps the card when the pointer pauses on another IP on its way into the card', () => {
+    const { target, events, setOverCard, intent } = setup();
+    move(target, 150, 20);
+    vi.advanceTimersByTime(300);
+    // Towards a card at the right, across IP b, pausing there briefly (a rest, not an open).
+    move(target, 350, 20);
+    vi.advanceTimersByTime(150);
+    setOverCard(true);
+    move(target, 420, 40);
+    vi.advanceTimersByTime(1000);
+    expect(events).toEqual(['enter a']);
+    expect(intent.active?.item).toBe('a');
+  });
+
   it('ignores touch pointers', () => {
     const { target, events } = setup();
     move(target, 150, 20, { pointerType: 'touch' });
