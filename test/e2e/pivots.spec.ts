@@ -4,7 +4,7 @@
  * row links. Third-party pages are never fetched: every service URL is answered by a stub, and
  * what a test checks is the URL the new tab was given.
  */
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { clickCardButton, hoverIp, markedIps, pageUrl, readCard, usePageSimulator } from './page-support';
 import { extensionUrl, tabIdOf } from './ui-helpers';
@@ -26,12 +26,19 @@ declare const chrome: { storage: { local: { get(k: string): Promise<Record<strin
  */
 async function openedUrl(context: BrowserContext, action: () => Promise<unknown>): Promise<string> {
   const [tab] = await Promise.all([context.waitForEvent('page'), action()]);
-  const cdp = await context.newCDPSession(tab);
+  // The tab swaps renderer when its navigation fails to the error page, which detaches a CDP
+  // session opened before ("Not attached to an active page"): open a new one and ask again.
+  let cdp: CDPSession | null = null;
   let url = '';
   await expect
     .poll(async () => {
-      const history = (await cdp.send('Page.getNavigationHistory')) as { currentIndex: number; entries: { url: string }[] };
-      url = history.entries[history.currentIndex]?.url ?? '';
+      try {
+        cdp ??= await context.newCDPSession(tab);
+        const history = (await cdp.send('Page.getNavigationHistory')) as { currentIndex: number; entries: { url: string }[] };
+        url = history.entries[history.currentIndex]?.url ?? '';
+      } catch {
+        cdp = null;
+      }
       return url;
     })
     .toMatch(/^https:/);
