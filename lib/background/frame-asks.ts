@@ -18,6 +18,7 @@ import { z } from '../zod';
 import { normalizeIp } from '../ip';
 import type { Clock, TimerHandle } from '../lookup/clock';
 import { systemClock } from '../lookup/clock';
+import { loadOrNothing, type StoredValue } from '../lookup/stored-value';
 import type { LookupResult } from '../lookup/types';
 
 /** Frames remembered at once. */
@@ -37,10 +38,7 @@ export interface FrameRef {
 }
 
 /** Where the records outlive the worker (storage.session in the browser). */
-export interface FrameAsksStore {
-  load(): Promise<unknown>;
-  save(value: unknown): Promise<void>;
-}
+export type FrameAsksStore = StoredValue;
 
 export interface FrameAsksOptions {
   store?: FrameAsksStore;
@@ -81,13 +79,7 @@ export class FrameAsks {
    */
   ready(): Promise<void> {
     this.restored ??= (async () => {
-      let raw: unknown;
-      try {
-        raw = await this.options.store?.load();
-      } catch {
-        return;
-      }
-      const parsed = storedSchema.safeParse(raw);
+      const parsed = storedSchema.safeParse(await loadOrNothing(this.options.store));
       if (!parsed.success) return;
       const split = (joined: string) => (joined ? joined.split(' ') : []);
       for (const [key, asked, told] of parsed.data.frames) {

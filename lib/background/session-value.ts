@@ -5,6 +5,7 @@
  * is missing or fails, reads find nothing and writes are dropped, and callers go on from memory.
  * Callers validate what they read: the stored value may come from another version.
  */
+import type { StoredValue } from '../lookup/stored-value';
 
 /** The part of `browser.storage.session` used here. */
 export interface SessionArea {
@@ -12,11 +13,8 @@ export interface SessionArea {
   set(items: Record<string, unknown>): Promise<void>;
 }
 
-export interface SessionValue {
-  /** The stored value, or undefined when there is none or it cannot be read. */
-  load(): Promise<unknown>;
-  save(value: unknown): Promise<void>;
-}
+/** Its load gives undefined when there is none or it cannot be read. */
+export type SessionValue = StoredValue;
 
 export function sessionValue(area: SessionArea | undefined, key: string): SessionValue {
   return {

@@ -14,12 +14,10 @@
  * Held per quota identity (base URL + key fingerprint): another key or server never paid for it.
  */
 import { z } from '../zod';
+import { loadOrNothing, type StoredValue } from './stored-value';
 
 /** Where the journal outlives the worker (storage.session in the browser). */
-export interface CallJournalStore {
-  load(): Promise<unknown>;
-  save(value: unknown): Promise<void>;
-}
+export type CallJournalStore = StoredValue;
 
 const STORED_VERSION = 1;
 /** Interrupted IPs remembered at most; the oldest are forgotten first (then asked again). */
@@ -58,14 +56,9 @@ export class CallJournal {
    */
   restore(): Promise<void> {
     this.restored ??= (async () => {
-      let parsed: Stored | null = null;
-      try {
-        const result = storedSchema.safeParse(await this.store?.load());
-        parsed = result.success ? result.data : null;
-      } catch {
-        parsed = null;
-      }
-      if (!parsed) return;
+      const result = storedSchema.safeParse(await loadOrNothing(this.store));
+      if (!result.success) return;
+      const parsed = result.data;
       for (const [ip, identity] of parsed.interrupted) this.hold(ip, identity);
       for (const call of parsed.calls) for (const ip of call.ips) this.hold(ip, call.identity);
       if (parsed.calls.length) await this.save();

@@ -23,6 +23,7 @@
 import { z } from '../zod';
 import type { Clock, TimerHandle } from './clock';
 import { MemoryLru } from './memory-lru';
+import { loadOrNothing, type StoredValue } from './stored-value';
 
 /** How long a tab's count for its site lasts (reloads included). */
 export const PAGE_CAP_WINDOW_MS = 60 * 60_000;
@@ -37,10 +38,7 @@ const STORED_VERSION = 2;
 const SITES_VERSION = 1;
 
 /** Where the counts are kept between worker runs (storage.session in the browser). */
-export interface PageCapStore {
-  load(): Promise<unknown>;
-  save(value: unknown): Promise<void>;
-}
+export type PageCapStore = StoredValue;
 
 export interface PageCapOptions {
   clock: Clock;
@@ -130,14 +128,7 @@ export class PageCap {
    * rejects: missing or unreadable counts start from zero (at most one more cap's worth).
    */
   async restore(): Promise<void> {
-    const read = async (store: PageCapStore | undefined) => {
-      try {
-        return await store?.load();
-      } catch {
-        return undefined;
-      }
-    };
-    const [raw, rawSites] = await Promise.all([read(this.options.store), read(this.options.siteStore)]);
+    const [raw, rawSites] = await Promise.all([loadOrNothing(this.options.store), loadOrNothing(this.options.siteStore)]);
     const load = (into: MemoryLru<string, Counter>, rows: z.infer<typeof counterSchema>[]) => {
       for (const [key, start, count, extra] of rows) {
         // A key already counted in this run is at least as recent as what was stored.

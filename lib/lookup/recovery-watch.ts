@@ -13,6 +13,7 @@
  */
 import type { ApiErrorKind } from '../api/errors';
 import type { Clock, TimerHandle } from './clock';
+import { loadOrNothing, type StoredValue } from './stored-value';
 
 /** Failures a page shows as "lookup failed" and re-asks after recovery. */
 export const RETRIABLE_FAILURES: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>([
@@ -29,10 +30,7 @@ export const RETRIABLE_FAILURES: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKin
 const PROBED: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>(['timeout', 'network', 'server', 'rate-limited', 'bad-response']);
 
 /** Where the state outlives the worker (storage.session in the browser). */
-export interface RecoveryStore {
-  load(): Promise<unknown>;
-  save(value: unknown): Promise<void>;
-}
+export type RecoveryStore = StoredValue;
 
 interface Stored {
   v: 1;
@@ -84,13 +82,7 @@ export class RecoveryWatch {
    */
   restore(): Promise<void> {
     this.restored ??= (async () => {
-      let raw: unknown;
-      try {
-        raw = await this.options.store?.load();
-      } catch {
-        return;
-      }
-      const stored = parseStored(raw);
+      const stored = parseStored(await loadOrNothing(this.options.store));
       if (!stored || this.changed || !stored.failing) return;
       this.failing = true;
       this.delay = Math.min(stored.delayMs, this.options.maxMs ?? 120_000);
