@@ -21,6 +21,7 @@ import {
   suspendAndWake,
 } from '../e2e/scenarios/extension-scenarios';
 import { keyMovesOutOfContentScriptsReach } from '../e2e/scenarios/key-store-scenario';
+import { cardKeepsOffPageTooltip } from '../e2e/scenarios/tooltip-scenario';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
 import { LAN_HOST } from './firefox';
@@ -87,6 +88,12 @@ test('page: marks in the document, shadow roots, a frame and later rows; the bad
   await expect.poll(() => badgeOf(driver, page.url)).toBe('4');
   await hoverCardWithDetails(page, sim);
   await page.close();
+});
+
+test("page: the hover card keeps off the grid's own cell tooltip (role=tooltip and aria-describedby)", async ({ firefox }) => {
+  const driver = new FirefoxDriver(firefox);
+  await cardKeepsOffPageTooltip(driver, sim, 'role');
+  await cardKeepsOffPageTooltip(driver, sim, 'describedby');
 });
 
 test('background: suspended when idle, woken by a page, answered from the cache with no API call', async ({ firefox }) => {

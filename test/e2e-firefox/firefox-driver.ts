@@ -4,7 +4,7 @@
  * (BiDi's `includeShadowTree: "all"`) and clicking inside it.
  */
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
-import type { CardSnapshot, Evaluator, ExtensionDriver, Tab } from '../e2e/scenarios/driver';
+import type { Box, CardSnapshot, Evaluator, ExtensionDriver, Tab } from '../e2e/scenarios/driver';
 import { waitForBodyText, waitForFrame, waitUntil } from '../e2e/scenarios/driver';
 import { BACKGROUND_IDLE_MS, bidi, contextOf, type FirefoxSession } from './firefox';
 
@@ -146,6 +146,29 @@ class FirefoxTab implements Tab {
     walk(shadow, false, parts);
     if (parts.length === 0 && buttons.length === 0) return null;
     return { text: parts.join(' ').replace(/\s+/g, ' ').trim(), shadowRootMode: shadow.value.mode ?? null, buttons };
+  }
+
+  async cardBox(): Promise<Box | null> {
+    let card: string | undefined;
+    const walk = (n: SerialisedNode | null | undefined) => {
+      const v = n?.value;
+      if (!v || card) return;
+      if (v.localName === 'div' && /(^|\s)card(\s|$)/.test(v.attributes?.class ?? '')) card = n!.sharedId;
+      walk(v.shadowRoot);
+      for (const c of v.children ?? []) walk(c);
+    };
+    walk(await this.cardNode());
+    if (!card) return null;
+    const reply = (await bidi(this.session.browser).send('script.callFunction', {
+      functionDeclaration: '(c) => { const r = c.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }',
+      arguments: [{ sharedId: card }],
+      target: { context: contextOf(this.page) },
+      awaitPromise: false,
+      resultOwnership: 'none',
+    })) as { result: { result?: { value?: { value: number }[] } } };
+    const [x, y, width, height] = (reply.result.result?.value ?? []).map((v) => v.value);
+    if (x === undefined || y === undefined || width === undefined || height === undefined) return null;
+    return { x, y, width, height };
   }
 
   async clickCardButton(name: string): Promise<void> {

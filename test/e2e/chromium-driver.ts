@@ -3,11 +3,12 @@
  * protocol for what pages cannot see (the card's closed shadow root, the service worker).
  */
 import type { BrowserContext, CDPSession, Frame, Page } from '@playwright/test';
-import type { CardSnapshot, Evaluator, ExtensionDriver, Tab } from './scenarios/driver';
+import type { Box, CardSnapshot, Evaluator, ExtensionDriver, Tab } from './scenarios/driver';
 import { waitForBodyText, waitForFrame, waitUntil } from './scenarios/driver';
-import { clickCardButton, readCard } from './page-support';
+import { cardBox, clickCardButton, readCard } from './page-support';
 
-function evaluator(target: Page | Frame): Evaluator {
+/** A Playwright page or frame as the scenarios' Evaluator. */
+export function evaluator(target: Page | Frame): Evaluator {
   return {
     evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) =>
       (target.evaluate as (f: (arg: A) => R | Promise<R>, a: A) => Promise<R>).call(target, fn, arg),
@@ -67,6 +68,10 @@ class ChromiumTab implements Tab {
   async readCard(): Promise<CardSnapshot | null> {
     const card = await readCard(await this.session());
     return card && { text: card.text, shadowRootMode: card.shadowRootType, buttons: card.buttons.map((b) => b.text) };
+  }
+
+  async cardBox(): Promise<Box | null> {
+    return cardBox(await this.session());
   }
 
   async clickCardButton(name: string): Promise<void> {

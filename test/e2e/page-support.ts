@@ -8,6 +8,7 @@ import path from 'node:path';
 import { SEVERITIES, type Severity } from '../../lib/severity';
 import { startSimulator, type Simulator } from '../sim/server';
 import { test } from './fixtures';
+import type { Box } from './scenarios/driver';
 
 export const SEVERITY_NAMES = SEVERITIES;
 export type SeverityName = Severity;
@@ -191,6 +192,28 @@ function textOf(node: CdpNode): string {
     if (n.nodeType === 3) parts.push(n.nodeValue);
   });
   return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+function attributeOf(n: CdpNode, name: string): string {
+  const a = n.attributes ?? [];
+  const i = a.indexOf(name);
+  return i >= 0 && i % 2 === 0 ? (a[i + 1] ?? '') : '';
+}
+
+/** Our card's border box in viewport pixels, read through CDP (closed shadow root); null when none is open. */
+export async function cardBox(cdp: CDPSession): Promise<Box | null> {
+  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: CdpNode };
+  let card: CdpNode | undefined;
+  walk(root, (n) => {
+    if (!card && n.nodeName === 'DIV' && /(^|\s)card(\s|$)/.test(attributeOf(n, 'class'))) card = n;
+  });
+  if (!card) return null;
+  const reply = await cdp.send('DOM.getBoxModel', { nodeId: card.nodeId }).catch(() => null);
+  if (!reply) return null; // Closed meanwhile.
+  const { model } = reply as { model: { border: number[] } };
+  const xs = [model.border[0]!, model.border[2]!, model.border[4]!, model.border[6]!];
+  const ys = [model.border[1]!, model.border[3]!, model.border[5]!, model.border[7]!];
+  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
 }
 
 /** Reads the card through CDP (it pierces closed shadow roots); null when no card is open. */

@@ -7,17 +7,12 @@
  * tooltip and our card, and measure both boxes: they must not intersect.
  */
 import type { CDPSession, Page } from '@playwright/test';
+import { evaluator } from './chromium-driver';
 import { expect, test } from './fixtures';
-import { hoverIp, markedIps, pageUrl, readCard, SEVERITY_NAMES, usePageSimulator } from './page-support';
+import { cardBox, hoverIp, markedIps, pageUrl, readCard, SEVERITY_NAMES, usePageSimulator } from './page-support';
+import { intersection, pageTooltip as tooltipIn } from './scenarios/tooltip-scenario';
 
 const env = usePageSimulator({ scanLoopback: true });
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 /** The simulator's named IPs, where the fixture puts them. */
 const CELLS = [
@@ -27,59 +22,8 @@ const CELLS = [
   { where: 'bottom-right corner', ip: '80.82.77.139' },
 ] as const;
 
-interface CdpNode {
-  nodeId: number;
-  nodeName: string;
-  attributes?: string[];
-  children?: CdpNode[];
-  shadowRoots?: CdpNode[];
-}
-
-function find(node: CdpNode, test: (n: CdpNode) => boolean): CdpNode | undefined {
-  if (test(node)) return node;
-  for (const child of [...(node.shadowRoots ?? []), ...(node.children ?? [])]) {
-    const hit = find(child, test);
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
-/** Our card's border box, read through CDP (it lives in a closed shadow root). */
-async function cardBox(cdp: CDPSession): Promise<Box | null> {
-  const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: CdpNode };
-  const host = find(root, (n) => n.nodeName === 'IP-REPUTATION-LENS');
-  const card = host && find(host, (n) => n.nodeName === 'DIV' && /(^|\s)card(\s|$)/.test(attr(n, 'class')));
-  if (!card) return null;
-  const reply = await cdp.send('DOM.getBoxModel', { nodeId: card.nodeId }).catch(() => null);
-  if (!reply) return null; // Closed meanwhile.
-  const { model } = reply as { model: { border: number[] } };
-  const xs = [model.border[0]!, model.border[2]!, model.border[4]!, model.border[6]!];
-  const ys = [model.border[1]!, model.border[3]!, model.border[5]!, model.border[7]!];
-  return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
-}
-
-function attr(n: CdpNode, name: string): string {
-  const a = n.attributes ?? [];
-  const i = a.indexOf(name);
-  return i >= 0 && i % 2 === 0 ? (a[i + 1] ?? '') : '';
-}
-
-/** The page's visible tooltip, read page-side, with its text. */
-function pageTooltip(page: Page): Promise<(Box & { text: string }) | null> {
-  return page.evaluate(() => {
-    for (const el of document.querySelectorAll('.grid-tooltip')) {
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) return { x: r.x, y: r.y, width: r.width, height: r.height, text: el.textContent ?? '' };
-    }
-    return null;
-  });
-}
-
-function intersection(a: Box, b: Box): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? Math.round(w * h) : 0;
-}
+/** The page's visible tooltip for the hovered cell (the shared scenario's reader, on a Playwright page). */
+const pageTooltip = (page: Page) => tooltipIn(evaluator(page));
 
 async function overlapFor(page: Page, cdp: CDPSession, ip: string): Promise<string> {
   // One after the other: each DOM.getDocument renumbers the nodes the other one holds.

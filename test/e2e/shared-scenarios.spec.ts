@@ -19,6 +19,7 @@ import {
   suspendAndWake,
 } from './scenarios/extension-scenarios';
 import { keyMovesOutOfContentScriptsReach } from './scenarios/key-store-scenario';
+import { cardKeepsOffPageTooltip } from './scenarios/tooltip-scenario';
 
 const env = usePageSimulator({ scanLoopback: false });
 
@@ -39,6 +40,7 @@ test('site registration, marks everywhere, the badge, the hover card; the worker
   await expect.poll(() => badgeOf(driver, page.url)).toBe('4');
   await hoverCardWithDetails(page, env.sim);
   await page.close();
+  await cardKeepsOffPageTooltip(driver, env.sim, 'describedby');
   await suspendAndWake(driver, env.sim);
   await keyMovesOutOfContentScriptsReach(driver, env.sim, UNLIMITED_KEY);
 });

@@ -29,8 +29,17 @@ export interface Tab extends Evaluator {
   pressKey(key: 'Escape' | 'Enter'): Promise<void>;
   /** The hover card (closed shadow root), or null when none is open. */
   readCard(): Promise<CardSnapshot | null>;
+  /** The card's border box in viewport pixels, or null when none is open. */
+  cardBox(): Promise<Box | null>;
   clickCardButton(name: string): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 export interface CardSnapshot {

@@ -185,7 +185,9 @@ export function ipPoint(page: Tab, ip: string): Promise<{ x: number; y: number }
 export async function hoverIp(page: Tab, ip: string): Promise<void> {
   const point = await ipPoint(page, ip);
   if (!point) throw new Error(`${ip} is not marked on the page`);
-  await page.moveMouse(point.x - 40, point.y + 30);
+  // Approach from below-left, or from above at the bottom edge: WebDriver refuses moves outside the viewport.
+  const { height } = await page.evaluate(() => ({ height: window.innerHeight }), null);
+  await page.moveMouse(Math.max(1, point.x - 40), point.y + 30 < height ? point.y + 30 : point.y - 30);
   await page.moveMouse(point.x, point.y);
 }
 
