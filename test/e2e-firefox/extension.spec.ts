@@ -22,6 +22,7 @@ import {
 } from '../e2e/scenarios/extension-scenarios';
 import { keyMovesOutOfContentScriptsReach } from '../e2e/scenarios/key-store-scenario';
 import { cardKeepsOffPageTooltip } from '../e2e/scenarios/tooltip-scenario';
+import { pastTheCapHasItsOwnState } from '../e2e/scenarios/cap-scenario';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
 import { LAN_HOST } from './firefox';
@@ -94,6 +95,10 @@ test("page: the hover card keeps off the grid's own cell tooltip (role=tooltip a
   const driver = new FirefoxDriver(firefox);
   await cardKeepsOffPageTooltip(driver, sim, 'role');
   await cardKeepsOffPageTooltip(driver, sim, 'describedby');
+});
+
+test('page: past the per-page cap, public IPs are "capped" (not "skipped" like private ones) and the card says why', async ({ firefox }) => {
+  await pastTheCapHasItsOwnState(new FirefoxDriver(firefox), sim);
 });
 
 test('background: suspended when idle, woken by a page, answered from the cache with no API call', async ({ firefox }) => {

@@ -20,6 +20,7 @@ import {
 } from './scenarios/extension-scenarios';
 import { keyMovesOutOfContentScriptsReach } from './scenarios/key-store-scenario';
 import { cardKeepsOffPageTooltip } from './scenarios/tooltip-scenario';
+import { pastTheCapHasItsOwnState } from './scenarios/cap-scenario';
 
 const env = usePageSimulator({ scanLoopback: false });
 
@@ -41,6 +42,7 @@ test('site registration, marks everywhere, the badge, the hover card; the worker
   await hoverCardWithDetails(page, env.sim);
   await page.close();
   await cardKeepsOffPageTooltip(driver, env.sim, 'describedby');
+  await pastTheCapHasItsOwnState(driver, env.sim);
   await suspendAndWake(driver, env.sim);
   await keyMovesOutOfContentScriptsReach(driver, env.sim, UNLIMITED_KEY);
 });
