@@ -157,7 +157,12 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       if (chunk.items[chunk.items.length - 1] === entry.target) chunk.last = state;
       touched.add(chunk);
     }
-    for (const chunk of touched) setChunkNear(chunk, isNear(chunk));
+    for (const chunk of touched) {
+      // An end not reported yet (just re-observed) does not make a near chunk far: its rows on
+      // screen would lose their marks until it is.
+      const near = isNear(chunk);
+      if (near || (chunk.first !== 'unknown' && chunk.last !== 'unknown')) setChunkNear(chunk, near);
+    }
   }, init);
 
   function setChunkNear(chunk: Chunk, near: boolean): void {
@@ -178,7 +183,15 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     if (far.length) options.onFar(far);
   }
 
+  /**
+   * Watches a chunk's end afresh, so the observer reports where it is now. A new end may be
+   * observed already (the other end of a two-row chunk), and observe() on an observed target
+   * reports nothing: the end would stay 'unknown' until that row next crossed the margin, and
+   * a chunk with an unknown end and a far one is far, its rows on screen unmarked and
+   * unobserved (issue 16 item 4: the same rows' marks vanished for good on a re-rendered list).
+   */
   function observeEnd(item: Element): void {
+    coarse.unobserve(item);
     coarse.observe(item);
   }
 

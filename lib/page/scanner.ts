@@ -60,6 +60,8 @@ export class Scanner {
   private change: StoreChange = emptyChange();
   private running: Promise<void> = Promise.resolve();
   private active = false;
+  /** Ends a background-priority yield early (see yieldToPage); set only while one waits. */
+  private wake: (() => void) | null = null;
   private stopped = false;
   private textNodes = 0;
   private chars = 0;
@@ -73,6 +75,7 @@ export class Scanner {
   enqueue(root: Node, priority: ScanPriority = 'background'): Promise<void> {
     if (priority === 'background' && this.limitReached) return this.drain();
     if (priority === 'urgent' || !this.queues.urgent.has(root)) this.queues[priority].push(root);
+    if (priority === 'urgent') this.wake?.();
     return this.drain();
   }
 
@@ -227,12 +230,36 @@ export class Scanner {
         this.checkPageLimits();
         if (slicer.expired()) {
           this.flush();
-          await slicer.pause(this.urgentIdle ? 'background' : 'user-visible');
+          await this.yieldToPage();
         }
       }
     } finally {
       this.active = false;
     }
+  }
+
+  /**
+   * Yields between slices: at user-visible priority while work for the screen is queued, at
+   * background priority otherwise. A page that keeps its main thread busy starves background
+   * tasks for seconds, so that yield ends as soon as work for the screen is queued. Without
+   * this, text a live list had just re-rendered on screen waited behind the whole-page scan's
+   * yield (seen on live-rerender.html: 1,656 urgent nodes queued and nothing scanned for
+   * over 10 s) and was replaced by the next render before it was ever scanned (issues 11, 16).
+   */
+  private async yieldToPage(): Promise<void> {
+    const { slicer } = this.deps;
+    if (!this.urgentIdle) return slicer.pause('user-visible');
+    const woken = await new Promise<boolean>((resolve) => {
+      this.wake = () => resolve(true);
+      slicer.pause('background').then(
+        () => resolve(false),
+        () => resolve(false),
+      );
+    });
+    this.wake = null;
+    // Woken from the page's own task (the mutation flush): a fresh slice, so the screen's text
+    // is marked before that frame is painted.
+    if (woken) slicer.begin();
   }
 
   private flush(): void {

@@ -5,17 +5,31 @@ import { createNearTracker, listItemOf, type Nearness } from '@/lib/page/near-tr
 /** Records observed targets; the test fires entries by hand. */
 class FakeObserver {
   readonly targets = new Set<Element>();
+  /**
+   * Targets whose first report is due. As in the browser, observe() reports a target once when
+   * it starts being observed; observing a target already observed does nothing, not even that.
+   */
+  readonly due = new Set<Element>();
   constructor(readonly callback: IntersectionObserverCallback, readonly init: IntersectionObserverInit) {}
   observe(el: Element) {
+    if (!this.targets.has(el)) this.due.add(el);
     this.targets.add(el);
   }
   unobserve(el: Element) {
     this.targets.delete(el);
+    this.due.delete(el);
   }
   disconnect() {
     this.targets.clear();
   }
+  /** Delivers the first reports that are due, each target where `where` puts it. */
+  fireDue(where: (target: Element) => { top: number; intersecting: boolean }) {
+    const entries = [...this.due].map((target) => ({ target, ...where(target) }));
+    this.due.clear();
+    if (entries.length) this.fire(entries);
+  }
   fire(entries: { target: Element; top: number; height?: number; intersecting: boolean }[]) {
+    for (const e of entries) this.due.delete(e.target);
     this.callback(
       entries.map(
         (e) =>
@@ -160,6 +174,38 @@ describe('near tracker', () => {
     expect(tracker.track(cell(0, 0), 'r0-new')).toBe('visible');
     expect(fine.targets.has(cell(0, 0))).toBe(true);
     expect(tracker.nearnessOf(cell(0, 0))).toBe('visible');
+  });
+
+  // Issue 16 item 4 (marks vanished for good on a re-rendered list, same rows each time): when
+  // the end row of a chunk went away, the row that became the new end was often observed
+  // already (the other end of a two-row chunk), and observe() reports nothing then. The chunk's
+  // end stayed 'unknown' until that row next crossed the margin, and a chunk whose other end
+  // was far was taken as far: its rows on screen were unmarked and no longer observed.
+  it('asks again where a row is when it becomes the end of its chunk, even if it was observed already', () => {
+    const { tracker, coarse, fine, cell, rowEls, far } = setup(12);
+    // Where each row is: rows 0-2 on screen, the rest far below.
+    const where = (el: Element) => {
+      const r = rowEls.indexOf(el.closest('tr')!);
+      return r <= 2 ? { top: 20 * r, intersecting: true } : { top: 9000, intersecting: false };
+    };
+    tracker.track(cell(0, 0), 'r0');
+    tracker.track(cell(1, 0), 'r1');
+    coarse.fireDue(where);
+    fine.fireDue(where);
+    expect(tracker.nearnessOf(cell(1, 0))).toBe('visible');
+    // Row 0 is replaced by the page (a new key): row 1, already observed as the last end, is
+    // now also the first.
+    rowEls[0]!.remove();
+    tracker.untrack(cell(0, 0), 'r0');
+    tracker.releaseParked();
+    // A row far below joins the chunk (it follows row 1 in the page).
+    tracker.track(cell(7, 0), 'r7');
+    coarse.fireDue(where);
+    fine.fireDue(where);
+    // Row 1 is still on screen: still observed, still visible, its mark not taken away.
+    expect(tracker.nearnessOf(cell(1, 0))).toBe('visible');
+    expect(fine.targets.has(cell(1, 0))).toBe(true);
+    expect(far.flat()).not.toContain('r1');
   });
 
   it('forgets a parked element once it leaves the page or stays empty past its parking time', () => {
