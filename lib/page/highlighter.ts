@@ -46,14 +46,17 @@ export class Highlighter {
   private nextRoot = 0;
   private readonly sheet: CSSStyleSheet;
   private style: MarkStyle;
+  /** The sheet's text, made once per style: a 1,000-deep shadow page adopts it 1,000 times. */
+  private css: string;
 
   constructor(
     private readonly env: HighlighterEnv,
     style: MarkStyle = 'underline',
   ) {
     this.style = style;
+    this.css = highlightCss(SEVERITIES, style);
     this.sheet = env.createSheet();
-    this.sheet.replaceSync(highlightCss(SEVERITIES, style));
+    this.sheet.replaceSync(this.css);
     for (const severity of SEVERITIES) {
       const h = env.createHighlight();
       h.priority = PRIORITY[severity];
@@ -89,7 +92,7 @@ export class Highlighter {
   setStyle(style: MarkStyle): void {
     if (style === this.style) return;
     this.style = style;
-    const css = highlightCss(SEVERITIES, style);
+    const css = (this.css = highlightCss(SEVERITIES, style));
     this.sheet.replaceSync(css);
     // Roots that got a <style> fallback (Firefox Xray) need the new text too.
     for (const root of this.roots) if (fallbackStyle(root)) adoptSheet(root, this.sheet, css);
@@ -102,7 +105,7 @@ export class Highlighter {
   /** Adopts the mark styles into a document or an open shadow root we scan. */
   adoptInto(root: StyleRoot): void {
     this.roots.add(root);
-    if (!isApplied(root, this.sheet)) adoptSheet(root, this.sheet, highlightCss(SEVERITIES, this.style));
+    if (!isApplied(root, this.sheet)) adoptSheet(root, this.sheet, this.css);
   }
 
   /**
