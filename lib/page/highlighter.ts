@@ -21,6 +21,9 @@ const PRIORITY: Record<Severity, number> = Object.fromEntries(
 
 type StyleRoot = Document | ShadowRoot;
 
+/** Shadow roots whose sheet is checked per ensureInstalled call (see there). */
+const ROOTS_PER_CHECK = 32;
+
 export interface HighlighterEnv {
   registry: HighlightRegistry;
   createHighlight: () => Highlight;
@@ -39,16 +42,21 @@ export class Highlighter {
   private readonly highlights = new Map<Severity, Highlight>();
   private readonly current = new Map<AbstractRange, Severity>();
   private readonly roots = new Set<StyleRoot>();
+  /** Where ensureInstalled's round of shadow roots resumes. */
+  private nextRoot = 0;
   private readonly sheet: CSSStyleSheet;
   private style: MarkStyle;
+  /** The sheet's text, made once per style: a 1,000-deep shadow page adopts it 1,000 times. */
+  private css: string;
 
   constructor(
     private readonly env: HighlighterEnv,
     style: MarkStyle = 'underline',
   ) {
     this.style = style;
+    this.css = highlightCss(SEVERITIES, style);
     this.sheet = env.createSheet();
-    this.sheet.replaceSync(highlightCss(SEVERITIES, style));
+    this.sheet.replaceSync(this.css);
     for (const severity of SEVERITIES) {
       const h = env.createHighlight();
       h.priority = PRIORITY[severity];
@@ -84,7 +92,7 @@ export class Highlighter {
   setStyle(style: MarkStyle): void {
     if (style === this.style) return;
     this.style = style;
-    const css = highlightCss(SEVERITIES, style);
+    const css = (this.css = highlightCss(SEVERITIES, style));
     this.sheet.replaceSync(css);
     // Roots that got a <style> fallback (Firefox Xray) need the new text too.
     for (const root of this.roots) if (fallbackStyle(root)) adoptSheet(root, this.sheet, css);
@@ -97,18 +105,33 @@ export class Highlighter {
   /** Adopts the mark styles into a document or an open shadow root we scan. */
   adoptInto(root: StyleRoot): void {
     this.roots.add(root);
-    if (!isApplied(root, this.sheet)) adoptSheet(root, this.sheet, highlightCss(SEVERITIES, this.style));
+    if (!isApplied(root, this.sheet)) adoptSheet(root, this.sheet, this.css);
   }
 
-  /** Re-registers highlights and re-adopts the sheet if the page removed them. */
+  /**
+   * Re-registers highlights and re-adopts the sheet if the page removed them. It runs on every
+   * batch of work, so it looks at the document every time but at only ROOTS_PER_CHECK shadow
+   * roots, in turn: reading `adoptedStyleSheets` of all 1,000 roots of a 1,000-deep shadow page
+   * on every mutation batch was the largest cost there (bench page-profile, issue 10). A root
+   * the page stripped gets its marks back within roots / ROOTS_PER_CHECK batches.
+   */
   ensureInstalled(): void {
     for (const [severity, h] of this.highlights) {
       const name = highlightName(severity);
       if (this.env.registry.get(name) !== h) this.env.registry.set(name, h);
     }
+    const shadows: StyleRoot[] = [];
     for (const root of this.roots) {
+      if (root.nodeType === Node.DOCUMENT_NODE) {
+        if (!isApplied(root, this.sheet)) this.adoptInto(root);
+      } else shadows.push(root);
+    }
+    const count = Math.min(shadows.length, ROOTS_PER_CHECK);
+    for (let i = 0; i < count; i++) {
+      const root = shadows[(this.nextRoot + i) % shadows.length]!;
       if (!isApplied(root, this.sheet)) this.adoptInto(root);
     }
+    this.nextRoot = shadows.length ? (this.nextRoot + count) % shadows.length : 0;
   }
 
   /** Shadow roots whose host left the page: stop tracking them. */

@@ -27,12 +27,23 @@ export const SKIPPED_SELECTOR = [...SKIPPED_TAGS].map((t) => t.toLowerCase()).jo
 /** The shortest text that can hold an address (`::1`). */
 const MIN_IP_LENGTH = 3;
 
+/** The shortest address written with word dots: `1[dot]2[dot]3[dot]4`. */
+const MIN_WORD_DOT_LENGTH = 19;
 /**
- * No dot and no colon: no IPv4 and no IPv6. Skips most of a page's text before any regex or
- * skip-region check.
+ * A dot written as a word, as threat reports defang it (`[dot]`, `(dot)`, `{dot}`, any case;
+ * lib/ip/candidate-pattern.ts reads the same forms). The bracketed `[.]` forms hold a '.'.
+ */
+const WORD_DOT = /[[({]dot[\])}]/i;
+
+/**
+ * No dot, no colon and no dot written as a word: no IPv4 and no IPv6. Skips most of a page's
+ * text before any regex or skip-region check. The word test runs only on text that has neither
+ * character, and long enough to hold such an address (measured: see skip-rules.test.ts).
  */
 export function couldHoldIp(data: string): boolean {
-  return data.length >= MIN_IP_LENGTH && (data.includes('.') || data.includes(':'));
+  if (data.length < MIN_IP_LENGTH) return false;
+  if (data.includes('.') || data.includes(':')) return true;
+  return data.length >= MIN_WORD_DOT_LENGTH && WORD_DOT.test(data);
 }
 
 export interface SkipOptions {

@@ -6,6 +6,11 @@
  * from the Long Tasks API) over the same window, and the ratio. Goals: longest task < 50 ms,
  * blocking ≤ 1.2× the page alone.
  *
+ * Several fixture pages have long tasks of their own (building 200,000 cells in one script is
+ * a 1.4 s task), so the longest task of the load says nothing about ours. A third load, traced,
+ * reports the content script's own longest task (the top-level tasks in which content.js ran,
+ * as `bench page` counts them) and how many of its tasks passed 50 ms: that is the < 50 ms goal.
+ *
  * The mutation storm also runs for BENCH_STORM_SECONDS (default 20; 600 for the 10-minute run
  * of issue 15) and reports JS heap and DOM nodes kept by the renderer (after a forced GC) at
  * BENCH_STORM_POINTS points (default 4), with and without the extension: goal ≤ 1.2× after the
@@ -22,6 +27,7 @@ import { launchWithExtension } from '../e2e/chromium';
 import { UNLIMITED_KEY } from '../sim/keys';
 import { startSimulator, type Simulator } from '../sim/server';
 import { benchExtensionDir } from './extension-build';
+import { contentScriptTaskSet, startTrace } from './page';
 import { heapGroups, heapGrowth, type HeapGroup } from './heap-summary';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
@@ -59,6 +65,29 @@ async function blockingOf(context: BrowserContext, url: string): Promise<Blockin
     await page.waitForTimeout(WINDOW_MS);
     const tasks = await page.evaluate(() => (window as unknown as { benchTasks: number[] }).benchTasks);
     return { longest: Math.max(0, ...tasks), blocking: tasks.reduce((s, d) => s + Math.max(0, d - 50), 0) };
+  } finally {
+    await page.close();
+  }
+}
+
+interface OwnTasks {
+  longest: number;
+  over50: number;
+  count: number;
+}
+
+/** The content script's own tasks during one load, from a trace. */
+async function ownTasksOf(context: BrowserContext, url: string, scriptUrl: string): Promise<OwnTasks> {
+  const page = await context.newPage();
+  try {
+    // Same origin first, so the renderer (and the trace in it) stays for the real load.
+    await page.goto(new URL('hostile.js', url).href);
+    const cdp = await context.newCDPSession(page);
+    const stopTrace = await startTrace(cdp);
+    await page.goto(url, { timeout: 120_000 });
+    await page.waitForTimeout(WINDOW_MS);
+    const tasks = [...contentScriptTaskSet(await stopTrace(), scriptUrl)].map((t) => (t.dur ?? 0) / 1000);
+    return { longest: Math.max(0, ...tasks), over50: tasks.filter((d) => d > 50).length, count: tasks.length };
   } finally {
     await page.close();
   }
@@ -121,14 +150,20 @@ export async function run(): Promise<void> {
     const scanned = (name: string) => `${sim.origin}/pages/hostile/${name}`;
     const alone = (name: string) => scanned(name).replace('127.0.0.1', 'localhost');
 
-    console.log(`window ${WINDOW_MS} ms per load; longest task and blocking time in ms (Long Tasks API)`);
-    console.log('page                  alone: longest / blocking   with us: longest / blocking   ratio   goals');
+    const scriptUrl = `chrome-extension://${id}/content-scripts/content.js`;
+    console.log(`window ${WINDOW_MS} ms per load; longest task and blocking time in ms (Long Tasks API, the page's own tasks included);`);
+    console.log('ours: the content script\'s longest task, tasks over 50 ms / all its tasks (a third, traced load)');
+    console.log('page                  alone: longest / blocking   with us: longest / blocking   ratio   ours: longest  >50/all   goals');
     for (const name of ONLY === 'storm' ? [] : PAGES) {
       const a = await blockingOf(context, alone(name));
       const w = await blockingOf(context, scanned(name));
+      const own = await ownTasksOf(context, scanned(name), scriptUrl);
       const ratio = a.blocking > 0 ? w.blocking / a.blocking : w.blocking > 0 ? Infinity : 1;
-      const goals = `longest < 50: ${verdict(w.longest < 50)}; blocking ≤ 1.2×: ${verdict(ratio <= 1.2)}`;
-      console.log(`${name.padEnd(22)}${fmt(a.longest).padStart(10)} / ${fmt(a.blocking).padEnd(12)}${fmt(w.longest).padStart(12)} / ${fmt(w.blocking).padEnd(12)}${ratio.toFixed(2).padStart(6)}   ${goals}`);
+      const goals = `our longest < 50: ${verdict(own.longest < 50)}; blocking ≤ 1.2×: ${verdict(ratio <= 1.2)}`;
+      console.log(
+        `${name.padEnd(22)}${fmt(a.longest).padStart(10)} / ${fmt(a.blocking).padEnd(12)}${fmt(w.longest).padStart(12)} / ${fmt(w.blocking).padEnd(12)}${ratio.toFixed(2).padStart(6)}` +
+          `${fmt(own.longest).padStart(14)}  ${`${own.over50}/${own.count}`.padEnd(9)} ${goals}`,
+      );
     }
 
     console.log(`\nmutation storm, ${STORM_SECONDS} s (BENCH_STORM_SECONDS): JS heap MB / DOM nodes at ${STORM_POINTS} points, then after stop`);

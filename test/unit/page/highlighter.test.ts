@@ -56,6 +56,37 @@ describe('Highlighter', () => {
     expect(env.names.size).toBe(0);
   });
 
+  it('checks a bounded number of shadow roots per call, all of them in turn (1,000-deep shadow pages)', () => {
+    const h = new Highlighter(fakeHighlighterEnv());
+    const shadows = Array.from({ length: 100 }, () => {
+      const host = document.createElement('div');
+      document.body.append(host);
+      const shadow = host.attachShadow({ mode: 'open' });
+      h.adoptInto(shadow);
+      return shadow;
+    });
+    let reads = 0;
+    for (const shadow of shadows) {
+      const own = shadow.adoptedStyleSheets;
+      let current = own;
+      Object.defineProperty(shadow, 'adoptedStyleSheets', {
+        get: () => (reads++, current),
+        set: (v: CSSStyleSheet[]) => (current = v),
+        configurable: true,
+      });
+    }
+    // The page strips every root.
+    for (const shadow of shadows) shadow.adoptedStyleSheets = [];
+    h.ensureInstalled();
+    // One call reads a few dozen roots (about 5 reads each), not all 100 (500 reads).
+    expect(reads).toBeLessThan(250);
+    expect(shadows.filter((s) => s.adoptedStyleSheets.length === 1).length).toBeLessThan(50);
+    for (let i = 0; i < 3; i++) h.ensureInstalled();
+    expect(shadows.every((s) => s.adoptedStyleSheets.length === 1)).toBe(true);
+    h.dispose();
+    document.body.replaceChildren();
+  });
+
   it('writes underline or background rules for every highlight name', () => {
     const underline = highlightCss(SEVERITIES, 'underline');
     const background = highlightCss(SEVERITIES, 'background');
