@@ -130,7 +130,7 @@ export interface TraceEvent {
   /** Thread (CPU) time of the event, µs: less than `dur` when the OS ran something else. */
   tdur?: number;
   tid: number;
-  args?: { data?: { url?: string } };
+  args?: { elementCount?: number; data?: { url?: string; elementCount?: number } };
 }
 
 /** The top-level tasks (RunTask) in which a function of `scriptUrl` ran. */
