@@ -9,10 +9,16 @@
  * - Concurrency: at most `maxConcurrent` calls at a time.
  * - Adaptive size: while a call is in flight, or one left less than `paceMs` ago, a partial
  *   batch is not sent; it grows until the call answers and the pace allows, the batch is full,
- *   or its oldest IP has waited `maxWaitMs` (manual lookups never wait). A fast server thus
- *   gets at most one partial call per `paceMs`, a slow one one per answer. IPs that trickle in while a page scrolls then go in a few large calls instead
- *   of one small call per window (benchmark: 497 IPs took 47-51 calls where 5 would do), and
- *   each call counts against the service's rate limits.
+ *   or one of its IPs reaches its deadline (manual lookups never wait). A fast server thus
+ *   gets at most one partial call per `paceMs`, a slow one one per answer. IPs that trickle in
+ *   while a page scrolls then go in a few large calls instead of one small call per window
+ *   (benchmark: 497 IPs took 47-51 calls where 5 would do), and each call counts against the
+ *   service's rate limits.
+ * - Deadlines: an IP may wait `maxWaitMs` if on screen (visible), `backgroundWaitMs` if not
+ *   (near the screen, or anywhere on the page). Background IPs wait for company even when
+ *   nothing is in flight: nobody looks at them yet, and the next on-screen IP's call takes
+ *   them along. A background IP asked again as visible (it came on screen) takes the
+ *   visible deadline from then, so it is never later than one that was on screen at once.
  * - Budget: before each batch it asks how many IPs each priority may still send (the quota
  *   guard); what does not fit waits for calls in flight to settle, and if nothing is in
  *   flight it is handed to `onStarved` (which skips it or refreshes the quota first).
@@ -42,8 +48,10 @@ export interface BatcherOptions<O> {
   budget?: (priority: LookupPriority) => number;
   onStarved?: (items: QueuedIp[]) => void;
   windowMs?: number;
-  /** Longest a partial batch grows while calls are in flight (keeps on-screen marks prompt). */
+  /** Longest a visible IP waits for company (keeps on-screen marks prompt). */
   maxWaitMs?: number;
+  /** Longest a background IP waits for company, even with nothing in flight (default: maxWaitMs). */
+  backgroundWaitMs?: number;
   /** After a call leaves, partial batches grow this long too (0: only while calls are in flight). */
   paceMs?: number;
   batchSize?: number;
@@ -62,8 +70,8 @@ interface Entry<O> {
   priority: LookupPriority;
   resolve: (outcome: O) => void;
   promise: Promise<O>;
-  /** When it was queued (clock ms), for maxWaitMs. */
-  queuedAt: number;
+  /** Clock ms by which it leaves, in a partial batch if need be (see `waitOf`). */
+  deadline: number;
 }
 
 const PRIORITIES: readonly LookupPriority[] = ['manual', 'visible', 'background'];
@@ -80,6 +88,8 @@ export class Batcher<O> {
   private calls = 0;
   private windowTimer: TimerHandle | null = null;
   private growTimer: TimerHandle | null = null;
+  /** When growTimer fires (an earlier deadline replaces it). */
+  private growTimerAt = Infinity;
   private lastDispatchAt = -Infinity;
   private windowElapsed = false;
   private pumpScheduled = false;
@@ -92,7 +102,8 @@ export class Batcher<O> {
   /** Calls made (for status and benchmarks). */
   sentCalls = 0;
 
-  private readonly options: Required<Omit<BatcherOptions<O>, 'onStarved'>> & Pick<BatcherOptions<O>, 'onStarved'>;
+  private readonly options: Required<Omit<BatcherOptions<O>, 'onStarved' | 'backgroundWaitMs'>> &
+    Pick<BatcherOptions<O>, 'onStarved'> & { backgroundWaitMs: number };
 
   constructor(options: BatcherOptions<O>) {
     this.options = {
@@ -108,6 +119,7 @@ export class Batcher<O> {
       maxConsecutiveRetries: 8,
       random: Math.random,
       ...options,
+      backgroundWaitMs: options.backgroundWaitMs ?? options.maxWaitMs ?? 250,
     };
   }
 
@@ -128,10 +140,12 @@ export class Batcher<O> {
       const queued = this.queues[p].get(ip);
       if (!queued) continue;
       if (rank(priority) < rank(p)) {
-        // A more urgent caller: move it up (manual jumps the queue).
+        // A more urgent caller: move it up (manual jumps the queue), with that caller's deadline.
         this.queues[p].delete(ip);
         queued.priority = priority;
+        queued.deadline = Math.min(queued.deadline, this.options.clock.now() + this.waitOf(priority));
         this.queues[priority].set(ip, queued);
+        this.schedulePump();
       }
       return queued.promise;
     }
@@ -142,7 +156,7 @@ export class Batcher<O> {
       ip,
       priority,
       promise,
-      queuedAt: this.options.clock.now(),
+      deadline: this.options.clock.now() + this.waitOf(priority),
       resolve: (outcome) => {
         if (settled) return; // exactly once, whatever happens
         settled = true;
@@ -269,27 +283,45 @@ export class Batcher<O> {
   }
 
   /**
-   * Whether the partial batch waits for more company: only while a call to the current server
-   * is in flight (its answer wakes the pump), never for manual lookups, and at most maxWaitMs from its oldest IP.
+   * Whether the partial batch waits for more company: while a call to the current server is in
+   * flight (its answer wakes the pump) or the pace holds, or while it holds background IPs
+   * only; never for manual lookups, and never past the earliest deadline of its IPs.
    */
   private shouldGrow(): boolean {
+    if (this.queueLength >= this.options.batchSize || this.queues.manual.size > 0) return false;
+    const now = this.options.clock.now();
     // Calls detached from an old server do not count: their answers are not this server's.
-    const busy = this.inFlight.size > 0 || this.options.clock.now() - this.lastDispatchAt < this.options.paceMs;
-    if (!busy || this.queueLength >= this.options.batchSize || this.queues.manual.size > 0) return false;
-    let oldest = Infinity;
-    for (const p of PRIORITIES) {
-      const first = this.queues[p].values().next().value;
-      if (first && first.queuedAt < oldest) oldest = first.queuedAt;
-    }
-    const wait = oldest + this.options.maxWaitMs - this.options.clock.now();
-    if (wait <= 0) return false;
-    if (this.growTimer === null) {
+    const busy = this.inFlight.size > 0 || now - this.lastDispatchAt < this.options.paceMs;
+    if (!busy && this.queues.visible.size > 0) return false;
+    // Nothing may be sent anyway: let the pump find it starved now rather than at the deadline.
+    if (!busy && this.options.budget('background') < 1) return false;
+    const due = this.earliestDeadline();
+    if (due <= now) return false;
+    if (due < this.growTimerAt) {
+      if (this.growTimer !== null) this.options.clock.clearTimeout(this.growTimer);
+      this.growTimerAt = due;
       this.growTimer = this.options.clock.setTimeout(() => {
         this.growTimer = null;
+        this.growTimerAt = Infinity;
         this.schedulePump();
-      }, wait);
+      }, due - now);
     }
     return true;
+  }
+
+  private waitOf(priority: LookupPriority): number {
+    if (priority === 'manual') return 0;
+    return priority === 'visible' ? this.options.maxWaitMs : this.options.backgroundWaitMs;
+  }
+
+  /**
+   * Background IPs are in deadline order (one wait, FIFO); visible ones are not (an upgraded IP
+   * keeps an earlier deadline), but a partial visible queue is under one batch: read them all.
+   */
+  private earliestDeadline(): number {
+    let due = this.queues.background.values().next().value?.deadline ?? Infinity;
+    for (const entry of this.queues.visible.values()) if (entry.deadline < due) due = entry.deadline;
+    return due;
   }
 
   /** The next batch: by priority, within each priority's budget (one unit per IP, worst case). */
@@ -391,6 +423,7 @@ export class Batcher<O> {
       if (this.growTimer !== null) {
         this.options.clock.clearTimeout(this.growTimer);
         this.growTimer = null;
+        this.growTimerAt = Infinity;
       }
     }
     if (this.queueLength === 0 && this.inFlightCount === 0 && this.idleWaiters.length) {

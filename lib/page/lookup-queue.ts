@@ -32,6 +32,12 @@ export interface LookupQueueOptions {
 export class LookupQueue {
   private readonly results = new Map<string, LookupResult>();
   private readonly asked = new Set<string>();
+  /**
+   * Asked as background (near the screen) and not answered yet: if one comes on screen first it
+   * is asked again as visible, once, so the background gives it an on-screen deadline (it lets
+   * background IPs wait longer for company, see lib/lookup/batcher.ts).
+   */
+  private readonly askedInBackground = new Set<string>();
   private readonly waiting: Record<PagePriority, string[]> = { visible: [], background: [] };
   private scheduled = false;
   private backgroundInFlight = false;
@@ -42,17 +48,27 @@ export class LookupQueue {
 
   constructor(private readonly options: LookupQueueOptions) {}
 
-  /** Queues the IPs not asked yet. An IP asked as background and later seen is not re-asked. */
+  /**
+   * Queues the IPs not asked yet, and asks again as visible those asked as background that have
+   * no answer yet (they came on screen).
+   */
   request(ips: Iterable<string>, priority: PagePriority): void {
     if (this.stopped) return;
     let added = false;
     for (const ip of ips) {
-      if (this.asked.has(ip)) continue;
+      if (!this.wouldAsk(ip, priority)) continue;
       this.asked.add(ip);
+      if (priority === 'background') this.askedInBackground.add(ip);
+      else this.askedInBackground.delete(ip);
       this.waiting[priority].push(ip);
       added = true;
     }
     if (added) this.schedule();
+  }
+
+  /** Whether request(ip, priority) would ask anything (callers skip building lists for nothing). */
+  wouldAsk(ip: string, priority: PagePriority): boolean {
+    return !this.asked.has(ip) || (priority === 'visible' && this.askedInBackground.has(ip));
   }
 
   resultOf(ip: string): LookupResult | undefined {
@@ -67,6 +83,7 @@ export class LookupQueue {
   put(result: LookupResult): void {
     this.results.set(result.ip, result);
     this.asked.add(result.ip);
+    this.askedInBackground.delete(result.ip);
     this.options.onResults([result]);
   }
 
@@ -91,6 +108,7 @@ export class LookupQueue {
     this.generation++;
     this.results.clear();
     this.asked.clear();
+    this.askedInBackground.clear();
     this.waiting.visible.length = 0;
     this.waiting.background.length = 0;
     return ips;
@@ -158,13 +176,24 @@ export class LookupQueue {
     while (this.waiting.visible.length) {
       this.launch(this.waiting.visible.splice(0, size), 'visible');
     }
-    if (!this.backgroundInFlight && this.waiting.background.length) {
+    if (this.backgroundInFlight) return;
+    const background = this.nextBackgroundBatch(size);
+    if (background.length) {
       this.backgroundInFlight = true;
-      this.launch(this.waiting.background.splice(0, size), 'background', () => {
+      this.launch(background, 'background', () => {
         this.backgroundInFlight = false;
         this.pump();
       });
     }
+  }
+
+  /** Up to `size` waiting background IPs, leaving out those asked as visible (or answered) since. */
+  private nextBackgroundBatch(size: number): string[] {
+    let batch: string[] = [];
+    while (!batch.length && this.waiting.background.length) {
+      batch = this.waiting.background.splice(0, size).filter((ip) => this.askedInBackground.has(ip));
+    }
+    return batch;
   }
 
   /**
@@ -223,7 +252,10 @@ export class LookupQueue {
   }
 
   private apply(results: LookupResult[]): void {
-    for (const r of results) this.results.set(r.ip, r);
+    for (const r of results) {
+      this.results.set(r.ip, r);
+      this.askedInBackground.delete(r.ip);
+    }
     this.options.onResults(results);
   }
 }

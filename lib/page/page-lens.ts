@@ -400,11 +400,12 @@ export class PageLens {
       this.adoptDocumentSheetIfNeeded();
     }
     const ask = new Set<string>();
+    const priority = nearness === 'visible' ? 'visible' : 'background';
     for (const occ of occs) {
       this.highlighter.set(this.store.rangeOf(occ), this.severityOfIp(occ.ip));
-      if (!this.lookups.wasAsked(occ.ip) && this.shouldAsk(occ.ip)) ask.add(occ.ip);
+      if (this.lookups.wouldAsk(occ.ip, priority) && this.shouldAsk(occ.ip)) ask.add(occ.ip);
     }
-    if (ask.size) this.lookups.request(ask, nearness === 'visible' ? 'visible' : 'background');
+    if (ask.size) this.lookups.request(ask, priority);
   }
 
   private applyResults(results: LookupResult[]): void {

@@ -187,6 +187,28 @@ export async function run(): Promise<void> {
       console.log('  top modules:');
       for (const [k, v] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${k.padEnd(56)} ${v.toFixed(1).padStart(8)} ms`);
 
+      // BENCH_PROFILE_FOCUS=<function>: the self time of everything called under that function
+      // (native and library frames included), e.g. what sendToBackground spends its time in.
+      const focus = process.env.BENCH_PROFILE_FOCUS;
+      if (focus) {
+        const under = new Map<string, number>();
+        for (const [nodeId, msSelf] of selfTimes(profile)) {
+          const chain: string[] = [];
+          let hit = false;
+          for (let cur: number | undefined = nodeId; cur !== undefined; cur = parent.get(cur)) {
+            const nd = nodes.get(cur)!;
+            if (nd.callFrame.functionName === focus) {
+              hit = true;
+              break;
+            }
+            chain.push(nd.callFrame.functionName || '(anonymous)');
+          }
+          if (hit) add(under, chain.reverse().join(' > ') || '(self)', msSelf);
+        }
+        console.log(`  under ${focus} (self time by call path, sampled):`);
+        for (const [k, v] of [...under].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`    ${v.toFixed(1).padStart(7)} ms  ${k}`);
+      }
+
       // Issue 11's "no task over 50 ms": what ran inside the longest tasks. Samples and trace
       // events share Chrome's monotonic clock (µs), so a sample belongs to the task around it.
       const sampleAt: number[] = [];
@@ -220,8 +242,42 @@ export async function run(): Promise<void> {
         const nested = [...browser].sort((a, b) => b[1] - a[1]).slice(0, 8);
         if (nested.length) console.log(`      trace events inside: ${nested.map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')}`);
       }
+      reportRenderingTasks(events, new Set(tasks), traceStart);
     });
   } finally {
     await sim.close();
+  }
+}
+
+/**
+ * Issue 11's "no frame > 50 ms caused by us": the main thread's long tasks in which none of our
+ * script ran (rendering: style, layout, paint), with what the trace nests in each, the element
+ * count of each style recalculation and the highlight-related events. The frame that a new
+ * marks sheet or the first highlights cost shows here, not among our tasks.
+ */
+function reportRenderingTasks(events: TraceEvent[], ours: Set<TraceEvent>, traceStart: number): void {
+  const ourThreads = new Set([...ours].map((t) => t.tid));
+  const long = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && ourThreads.has(e.tid) && !ours.has(e) && (e.dur ?? 0) > 50_000)
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+    .slice(0, 5);
+  console.log(`  long main-thread tasks without our script (rendering), ${long.length ? 'longest first' : 'none over 50 ms'}:`);
+  for (const task of long) {
+    const end = task.ts + (task.dur ?? 0);
+    const nested = new Map<string, number>();
+    const recalcs: string[] = [];
+    for (const e of events) {
+      if (e === task || e.ph !== 'X' || e.tid !== task.tid || e.ts < task.ts || e.ts > end) continue;
+      nested.set(e.name, (nested.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+      const count = e.args?.elementCount ?? e.args?.data?.elementCount;
+      if ((e.name === 'UpdateLayoutTree' || e.name === 'RecalculateStyles') && (e.dur ?? 0) > 5_000) {
+        recalcs.push(`${((e.dur ?? 0) / 1000).toFixed(1)} ms${count !== undefined ? ` for ${count} elements` : ''}`);
+      }
+    }
+    const cpu = task.tdur !== undefined ? `, ${(task.tdur / 1000).toFixed(1)} ms on the CPU` : '';
+    console.log(`    ${((task.dur ?? 0) / 1000).toFixed(1)} ms${cpu}, at +${((task.ts - traceStart) / 1000).toFixed(0)} ms of the trace`);
+    const top = [...nested].sort((a, b) => b[1] - a[1]).slice(0, 10);
+    console.log(`      trace events inside: ${top.map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')}`);
+    if (recalcs.length) console.log(`      style recalculations: ${recalcs.join('; ')}`);
   }
 }

@@ -46,6 +46,10 @@ export interface ScenarioRun {
   longTaskMs: number;
   bulkCalls: number;
   ipsAsked: number;
+  /** Per eligible IP text node: ms from first on screen to its mark (Infinity: never). */
+  markLatencies: number[];
+  /** Each bulk call: ms after navigation started, and IPs in it (BENCH_PAGE_DEBUG prints them). */
+  callTimeline: { atMs: number; ips: number }[];
   /**
    * Per new top event inserted during the session: ms from the end of the render that put it
    * there to the first animation frame where its IP has a mark (pending counts), or null if
@@ -63,6 +67,7 @@ type ScenarioWindow = Window & {
 interface DriveResult {
   eligible: number;
   markedInTime: number;
+  markLatencies: number[];
   longTaskMs: number;
   insertionToMarkMs: (number | null)[];
 }
@@ -116,13 +121,16 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs]: [number, number, numb
         observer.disconnect();
         let eligible = 0;
         let markedInTime = 0;
+        const markLatencies: number[] = [];
         for (const s of seen.values()) {
           const inTime = s.markedAt !== null && s.markedAt - s.first <= withinMs;
           if (!inTime && s.last - s.first < withinMs) continue; // gone before it was due
           eligible++;
           if (inTime) markedInTime++;
+          // Infinity does not survive the trip out of the page: -1 stands for "never".
+          markLatencies.push(s.markedAt === null ? -1 : s.markedAt - s.first);
         }
-        resolve({ eligible, markedInTime, longTaskMs, insertionToMarkMs: [...insertions.values()] });
+        resolve({ eligible, markedInTime, markLatencies, longTaskMs, insertionToMarkMs: [...insertions.values()] });
       }, withinMs + 100);
     }, sessionMs);
   });
@@ -134,7 +142,8 @@ async function openAndDrive(page: Page, url: string, scenario: Scenario, settleM
   await page.waitForLoadState('load');
   // The first screen is marked and the page is idle before the session starts.
   await page.waitForTimeout(settleMs);
-  return page.evaluate(drive, [SESSION_MS, scenario.stepPx, STEP_EVERY_MS, MARK_WITHIN_MS] as [number, number, number, number]);
+  const result = await page.evaluate(drive, [SESSION_MS, scenario.stepPx, STEP_EVERY_MS, MARK_WITHIN_MS] as [number, number, number, number]);
+  return { ...result, markLatencies: result.markLatencies.map((v) => (v < 0 ? Infinity : v)) };
 }
 
 export async function runScenarioWithExtension(sim: Simulator, dir: string, scenario: Scenario): Promise<ScenarioRun> {
@@ -147,7 +156,8 @@ export async function runScenarioWithExtension(sim: Simulator, dir: string, scen
     const page = await context.newPage();
     const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000);
     const bulk = sim.requestLog.filter((r) => r.time >= from && r.path === '/checkIP/bulk');
-    return { ...result, bulkCalls: bulk.length, ipsAsked: bulk.reduce((s, r) => s + r.ips, 0) };
+    const callTimeline = bulk.map((r) => ({ atMs: r.time - from, ips: r.ips }));
+    return { ...result, bulkCalls: bulk.length, ipsAsked: bulk.reduce((s, r) => s + r.ips, 0), callTimeline };
   });
 }
 
@@ -156,7 +166,7 @@ export async function runScenarioWithout(sim: Simulator, scenario: Scenario): Pr
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });
     const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000);
-    return { ...result, bulkCalls: 0, ipsAsked: 0 };
+    return { ...result, bulkCalls: 0, ipsAsked: 0, callTimeline: [] };
   } finally {
     await browser.close();
   }

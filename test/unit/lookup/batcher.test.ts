@@ -81,7 +81,10 @@ describe('Batcher', () => {
     expect(sent[0]![0]).toBe(bg[59]);
     expect(sent[0]!.slice(1, 61)).toEqual(vis);
     expect(sent[0]!.slice(61)).toEqual(bg.slice(0, 39));
-    await clock.advance(25);
+    // Background IPs left over wait for company until their deadline (maxWaitMs here).
+    await clock.advance(249);
+    expect(sent.length).toBe(1);
+    await clock.advance(1);
     expect(sent[1]).toEqual(bg.slice(39, 59));
     await batcher.whenIdle();
   });
@@ -305,5 +308,87 @@ describe('Batcher adaptive batch size', () => {
     expect((await Promise.all(answers)).length).toBe(60);
     expect(sent.length).toBeLessThanOrEqual(7);
     expect(new Set(sent.flat()).size).toBe(60);
+  });
+
+  /** A local (instant) server, visible IPs wait 300 ms at most, background ones 1 s. */
+  function deadlines() {
+    const clock = createManualClock();
+    const sent: string[][] = [];
+    const batcher = new Batcher<string>({
+      clock,
+      windowMs: 25,
+      maxWaitMs: 300,
+      backgroundWaitMs: 1_000,
+      fallback: (ip) => `fallback:${ip}`,
+      send: async (ips) => {
+        sent.push(ips);
+        return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
+      },
+    });
+    return { clock, batcher, sent };
+  }
+
+  it('background IPs wait for company even with nothing in flight, and leave with the next visible call', async () => {
+    const { clock, batcher, sent } = deadlines();
+    const ips = publicIps(30);
+    // Near the screen, not on it: the old code sent them after the 25 ms window.
+    const answers = ips.slice(0, 10).map((ip) => batcher.enqueue(ip, 'background'));
+    await clock.advance(500);
+    expect(sent).toEqual([]);
+    answers.push(batcher.enqueue(ips[10]!, 'visible'));
+    await clock.advance(25);
+    expect(sent).toEqual([ips.slice(10, 11).concat(ips.slice(0, 10))]);
+    // Alone, they leave at their deadline.
+    answers.push(...ips.slice(11, 20).map((ip) => batcher.enqueue(ip, 'background')));
+    await clock.advance(999);
+    expect(sent.length).toBe(1);
+    await clock.advance(1);
+    expect(sent.map((b) => b.length)).toEqual([11, 9]);
+    expect((await Promise.all(answers)).length).toBe(20);
+  });
+
+  it('a background IP asked again as visible (it came on screen) leaves by the visible deadline from then', async () => {
+    const { clock, batcher, sent } = deadlines();
+    const [near, other] = publicIps(2);
+    const asBackground = batcher.enqueue(near!, 'background');
+    void batcher.enqueue(other!, 'background');
+    await clock.advance(200);
+    expect(sent).toEqual([]);
+    // Nothing in flight and its window long over: it leaves now, its company along.
+    const asVisible = batcher.enqueue(near!, 'visible');
+    await clock.advance(0);
+    expect(sent).toEqual([[near, other]]);
+    expect(await asVisible).toBe(`answer:${near}`);
+    expect(await asBackground).toBe(`answer:${near}`);
+  });
+
+  it('while the pace holds, an upgraded IP brings the call forward to its visible deadline', async () => {
+    const clock = createManualClock();
+    const sent: string[][] = [];
+    const batcher = new Batcher<string>({
+      clock,
+      windowMs: 25,
+      maxWaitMs: 300,
+      backgroundWaitMs: 1_000,
+      paceMs: 2_000,
+      fallback: (ip) => `fallback:${ip}`,
+      send: async (ips) => {
+        sent.push(ips);
+        return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
+      },
+    });
+    const [first, near] = publicIps(2);
+    void batcher.enqueue(first!, 'visible');
+    await clock.advance(25);
+    expect(sent).toEqual([[first]]);
+    // Within the pace: the background IP is held for its 1 s...
+    void batcher.enqueue(near!, 'background');
+    await clock.advance(100);
+    // ...until it comes on screen: then 300 ms from now, not 1 s from its first ask.
+    void batcher.enqueue(near!, 'visible');
+    await clock.advance(299);
+    expect(sent.length).toBe(1);
+    await clock.advance(1);
+    expect(sent).toEqual([[first], [near]]);
   });
 });

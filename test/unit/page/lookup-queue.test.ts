@@ -56,6 +56,66 @@ describe('LookupQueue', () => {
     expect(q.pending).toBe(0);
   });
 
+  it('asks again as visible, once, an IP asked as background that comes on screen before its answer', async () => {
+    // The background holds background IPs longer (lib/lookup/batcher.ts): one on screen must
+    // say so, or it waits as long as one far away.
+    const asks: { ips: string[]; priority: string; now: boolean }[] = [];
+    const gates: ReturnType<typeof deferred<void>>[] = [];
+    const send: LookupSender = async (ips, priority, answerNow) => {
+      asks.push({ ips, priority, now: answerNow === true });
+      if (answerNow) return { ok: true, value: [] };
+      const gate = deferred<void>();
+      gates.push(gate);
+      await gate.promise;
+      return { ok: true, value: ips.map(notFound) };
+    };
+    const q = new LookupQueue({ send, onResults: () => {} });
+    q.request(['23.0.0.1', '23.0.0.2'], 'background');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(q.wouldAsk('23.0.0.1', 'background')).toBe(false);
+    expect(q.wouldAsk('23.0.0.1', 'visible')).toBe(true);
+    q.request(['23.0.0.1'], 'visible');
+    q.request(['23.0.0.1'], 'visible');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asks.map((a) => [a.ips, a.priority, a.now])).toEqual([
+      [['23.0.0.1', '23.0.0.2'], 'background', true],
+      [['23.0.0.1', '23.0.0.2'], 'background', false],
+      [['23.0.0.1'], 'visible', true],
+      [['23.0.0.1'], 'visible', false],
+    ]);
+    gates.forEach((g) => g.resolve());
+    await q.idle();
+    // Answered: never asked again, whatever its priority.
+    expect(q.wouldAsk('23.0.0.1', 'visible')).toBe(false);
+    expect(q.wouldAsk('23.0.0.2', 'visible')).toBe(false);
+  });
+
+  it('leaves out of its next background batch an IP asked as visible while it waited', async () => {
+    const asks: [string[], string][] = [];
+    const gate = deferred<void>();
+    const send: LookupSender = async (ips, priority, answerNow) => {
+      if (answerNow) {
+        asks.push([ips, priority]);
+        // The first background batch holds its turn until the gate opens.
+        if (priority === 'background' && asks.length === 1) await gate.promise;
+        return { ok: true, value: ips.map(notFound) };
+      }
+      return { ok: true, value: [] };
+    };
+    const q = new LookupQueue({ send, onResults: () => {}, batchSize: 2 });
+    q.request(['23.0.0.1', '23.0.0.2', '23.0.0.3', '23.0.0.4'], 'background');
+    await new Promise((r) => setTimeout(r, 0));
+    q.request(['23.0.0.3'], 'visible');
+    await new Promise((r) => setTimeout(r, 0));
+    gate.resolve();
+    await q.idle();
+    expect(asks).toEqual([
+      [['23.0.0.1', '23.0.0.2'], 'background'],
+      [['23.0.0.3'], 'visible'],
+      [['23.0.0.4'], 'background'],
+    ]);
+  });
+
   it('turns a failed message or a missing answer into error results, not endless pending', async () => {
     let fail = true;
     const send: LookupSender = async (ips) =>
