@@ -32,7 +32,7 @@ const LOOKS: Record<Severity, Look> = {
   pending: { colour: '140 140 140', line: 'dashed', thickness: 1, fill: 0.12 },
 };
 
-function rule(severity: Severity, style: MarkStyle): string {
+function declarations(severity: Severity, style: MarkStyle): string {
   const look = LOOKS[severity];
   // Each style also resets the other's property: the background rules are adopted over the
   // static underline sheet (entrypoints/content/marks.css) and must cancel it.
@@ -40,9 +40,25 @@ function rule(severity: Severity, style: MarkStyle): string {
     style === 'background' && look.fill > 0
       ? `background-color: rgb(${look.colour} / ${look.fill}); text-decoration: none;`
       : `text-decoration: underline ${look.line} rgb(${look.colour}); text-decoration-thickness: ${look.thickness}px; text-underline-offset: 2px;`;
-  return `::highlight(${highlightName(severity)}) { ${decl} }`;
+  return decl;
 }
 
+/**
+ * Why `:root::highlight()` and not `::highlight()` (issue 15, memory): a universal highlight
+ * rule matches every element, and Chromium then gives each element its own copy of two style
+ * groups (~240 bytes an element: 1.2 MB on the 5,000-row storm page, measured with
+ * test/bench/heap-summary.ts). Chromium's highlight inheritance (the custom highlight style of
+ * an element with no rule of its own is its parent's) makes one rule on the root mark the text
+ * of every element, in cells, inline blocks, positioned boxes and shadow trees alike (`:host`
+ * covers a shadow root whose sheet we adopt). Firefox 153 has no highlight inheritance: there
+ * the root rule reaches only the root's own text, so the universal rules stay, for Firefox
+ * only (`-moz-appearance` is Gecko's; Chromium does not parse it).
+ */
 export function highlightCss(severities: readonly Severity[], style: MarkStyle): string {
-  return severities.map((s) => rule(s, style)).join('\n');
+  const root = severities.map((s) => {
+    const name = highlightName(s);
+    return `:root::highlight(${name}), :host::highlight(${name}) { ${declarations(s, style)} }`;
+  });
+  const universal = severities.map((s) => `  ::highlight(${highlightName(s)}) { ${declarations(s, style)} }`);
+  return [...root, '@supports (-moz-appearance: none) {', ...universal, '}'].join('\n');
 }

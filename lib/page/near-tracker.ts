@@ -15,6 +15,8 @@
  * About 2 × rows / CHUNK_SIZE coarse targets plus a few hundred fine ones, whatever the page.
  */
 
+import { SetMap } from './set-map';
+
 export type Nearness = 'visible' | 'near';
 
 export interface NearTracker<T> {
@@ -112,9 +114,10 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   // margin does not extend; scrollMargin does (Chrome 120+; ignored elsewhere).
   const init = { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit;
 
-  const itemsOf = new Map<Element, Set<T>>();
+  // SetMaps, not a Set per element and per row: most hold one value (issue 15, memory).
+  const itemsOf = new SetMap<Element, T>();
   const itemOfElement = new Map<Element, Element>();
-  const elementsOfItem = new Map<Element, Set<Element>>();
+  const elementsOfItem = new SetMap<Element, Element>();
   const chunkOfItem = new Map<Element, Chunk>();
   const openChunk = new Map<ParentNode, Chunk>();
   const fineState = new Map<Element, Nearness>();
@@ -129,8 +132,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     const far: T[] = [];
     const { width, height } = viewport();
     for (const entry of entries) {
-      const items = itemsOf.get(entry.target);
-      if (!items) continue;
+      if (!itemsOf.has(entry.target)) continue;
+      const items = itemsOf.values(entry.target);
       fineReported.add(entry.target);
       if (entry.isIntersecting) {
         const r = entry.boundingClientRect;
@@ -170,13 +173,13 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     chunk.near = near;
     const far: T[] = [];
     for (const item of chunk.items) {
-      for (const el of elementsOfItem.get(item) ?? []) {
+      for (const el of elementsOfItem.values(item)) {
         if (near) {
           fine.observe(el);
         } else {
           fine.unobserve(el);
           fineReported.delete(el);
-          if (fineState.delete(el)) appendAll(far, itemsOf.get(el));
+          if (fineState.delete(el)) appendAll(far, itemsOf.values(el));
         }
       }
     }
@@ -220,7 +223,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   function removeItem(item: Element): void {
     const chunk = chunkOfItem.get(item);
     chunkOfItem.delete(item);
-    elementsOfItem.delete(item);
+    elementsOfItem.deleteKey(item);
     if (!chunk) return;
     const index = chunk.items.indexOf(item);
     const wasFirst = index === 0;
@@ -243,41 +246,31 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
 
   /** Stops tracking an element (its items all left, and it was parked long enough). */
   function forget(element: Element): void {
-    itemsOf.delete(element);
+    itemsOf.deleteKey(element);
     fine.unobserve(element);
     fineReported.delete(element);
     fineState.delete(element);
     const item = itemOfElement.get(element)!;
     itemOfElement.delete(element);
-    const elements = elementsOfItem.get(item);
-    elements?.delete(element);
-    if (!elements || elements.size === 0) removeItem(item);
+    if (elementsOfItem.remove(item, element) === 0) removeItem(item);
   }
 
   return {
     track(element, value) {
       parked.delete(element);
-      let items = itemsOf.get(element);
-      if (!items) {
-        itemsOf.set(element, (items = new Set()));
+      if (!itemsOf.has(element)) {
         const item = listItemOf(element);
         itemOfElement.set(element, item);
-        let elements = elementsOfItem.get(item);
-        if (!elements) {
-          elementsOfItem.set(item, (elements = new Set()));
-          addItem(item);
-        }
-        elements.add(element);
+        if (!elementsOfItem.has(item)) addItem(item);
+        elementsOfItem.add(item, element);
         if (chunkOfItem.get(item)?.near) fine.observe(element);
       }
-      items.add(value);
+      itemsOf.add(element, value);
       return fineState.get(element) ?? null;
     },
     untrack(element, value) {
-      const items = itemsOf.get(element);
-      if (!items) return;
-      items.delete(value);
-      if (items.size === 0) parked.set(element, now());
+      if (!itemsOf.has(element)) return;
+      if (itemsOf.remove(element, value) === 0) parked.set(element, now());
     },
     releaseParked() {
       const before = now() - parkMs;
@@ -299,7 +292,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     replay() {
       const visible: T[] = [];
       const near: T[] = [];
-      for (const [element, nearness] of fineState) appendAll(nearness === 'visible' ? visible : near, itemsOf.get(element));
+      for (const [element, nearness] of fineState) appendAll(nearness === 'visible' ? visible : near, itemsOf.values(element));
       if (visible.length) options.onNear(visible, 'visible');
       if (near.length) options.onNear(near, 'near');
     },

@@ -4,6 +4,7 @@
  * (to recolour every occurrence when a result arrives, and to count them for the popup).
  */
 import type { IpMatch } from '../ip/types';
+import { SetMap } from './set-map';
 
 export interface Occurrence {
   node: Text;
@@ -31,7 +32,8 @@ export const staticRangeFactory: RangeFactory = (node, start, end) =>
 
 export class OccurrenceStore {
   private readonly byNode = new Map<Text, Occurrence[]>();
-  private readonly byIp = new Map<string, Set<Occurrence>>();
+  /** Most IPs appear once: a SetMap keeps a lone occurrence without a Set (issue 15, memory). */
+  private readonly byIp = new SetMap<string, Occurrence>();
   private occurrences = 0;
 
   constructor(private readonly makeRange: RangeFactory = staticRangeFactory) {}
@@ -55,9 +57,7 @@ export class OccurrenceStore {
         end: m.end,
       };
       list.push(occ);
-      let set = this.byIp.get(m.ip);
-      if (!set) this.byIp.set(m.ip, (set = new Set()));
-      set.add(occ);
+      this.byIp.add(m.ip, occ);
       change.added.push(occ);
     }
     this.byNode.set(node, list);
@@ -74,9 +74,7 @@ export class OccurrenceStore {
     this.byNode.delete(node);
     this.occurrences -= list.length;
     for (const occ of list) {
-      const set = this.byIp.get(occ.ip);
-      set?.delete(occ);
-      if (set && set.size === 0) this.byIp.delete(occ.ip);
+      if (this.byIp.remove(occ.ip, occ) === 0) this.byIp.deleteKey(occ.ip);
       change.removed.push(occ);
     }
   }
@@ -100,8 +98,8 @@ export class OccurrenceStore {
     return this.byNode.get(node) ?? [];
   }
 
-  occurrencesOfIp(ip: string): ReadonlySet<Occurrence> {
-    return this.byIp.get(ip) ?? new Set();
+  occurrencesOfIp(ip: string): IterableIterator<Occurrence> {
+    return this.byIp.values(ip);
   }
 
   /** The match covering this character of a text node, if any. */
@@ -114,7 +112,7 @@ export class OccurrenceStore {
   }
 
   countOf(ip: string): number {
-    return this.byIp.get(ip)?.size ?? 0;
+    return this.byIp.count(ip);
   }
 
   get nodeCount(): number {

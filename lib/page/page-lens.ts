@@ -295,7 +295,7 @@ export class PageLens {
     return {
       ips: () => this.store.ips(),
       countOf: (ip: string) => this.store.countOf(ip),
-      versionOf: (ip: string): 4 | 6 => this.store.occurrencesOfIp(ip).values().next().value?.version ?? 4,
+      versionOf: (ip: string): 4 | 6 => this.store.occurrencesOfIp(ip).next().value?.version ?? 4,
       resultOf: (ip: string) => this.resultOf(ip),
       severityOf: (ip: string) => this.severityOfIp(ip),
     };

@@ -23,7 +23,10 @@ interface Snapshot {
   strings: string[];
 }
 
-/** Who holds the objects named `names` (by constructor): retainer name and edge, most first. */
+/**
+ * Who holds the objects named `names` (by constructor): retainer name and edge, most first.
+ * A name ending in `*` matches every constructor name it starts (native names are long).
+ */
 export function retainersOf(snap: Snapshot, names: string[], top = 8): Map<string, string[]> {
   const nf = snap.snapshot.meta.node_fields;
   const ef = snap.snapshot.meta.edge_fields;
@@ -33,6 +36,7 @@ export function retainersOf(snap: Snapshot, names: string[], top = 8): Map<strin
   const edgeTypes = snap.snapshot.meta.edge_types[0];
   const nodeTypes = snap.snapshot.meta.node_types[0];
   const counts = new Map<string, Map<string, number>>(names.map((n) => [n, new Map()]));
+  const prefixes = names.filter((n) => n.endsWith('*'));
   let edge = 0;
   for (let i = 0; i < snap.nodes.length; i += width) {
     const from = snap.strings[snap.nodes[i + NAME]!] ?? '?';
@@ -40,7 +44,7 @@ export function retainersOf(snap: Snapshot, names: string[], top = 8): Map<strin
     for (let e = 0; e < snap.nodes[i + EDGES]!; e++, edge += ef.length) {
       const to = snap.edges[edge + ETO]!;
       const toName = snap.strings[snap.nodes[to + NAME]!] ?? '?';
-      const bucket = counts.get(toName);
+      const bucket = counts.get(toName) ?? (prefixes.length ? counts.get(prefixes.find((p) => toName.startsWith(p.slice(0, -1))) ?? '') : undefined);
       if (!bucket) continue;
       const etype = edgeTypes[snap.edges[edge + ETYPE]!];
       if (etype === 'weak') continue;

@@ -11,15 +11,10 @@
  * reports the content script's own longest task (the top-level tasks in which content.js ran,
  * as `bench page` counts them) and how many of its tasks passed 50 ms: that is the < 50 ms goal.
  *
- * The mutation storm also runs for BENCH_STORM_SECONDS (default 20; 600 for the 10-minute run
- * of issue 15) and reports JS heap and DOM nodes kept by the renderer (after a forced GC) at
- * BENCH_STORM_POINTS points (default 4), with and without the extension: goal ≤ 1.2× after the
- * storm, flat over time. After the storm a heap snapshot of each page says what the extra heap
- * is, by constructor (./heap-summary.ts), and BENCH_RETAINERS=Name,… prints who holds those.
- * BENCH_HOSTILE_ONLY=storm runs the storm alone.
+ * Memory under the mutation storm (issue 15) is `npm run bench page-memory` (./page-memory.ts).
  * The machine is shared: read the ratios, not the absolute times.
  */
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,14 +23,8 @@ import { UNLIMITED_KEY } from '../sim/keys';
 import { startSimulator, type Simulator } from '../sim/server';
 import { benchExtensionDir } from './extension-build';
 import { contentScriptTaskSet, startTrace } from './page';
-import { heapGroups, heapGrowth, type HeapGroup } from './heap-summary';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
-const STORM_SECONDS = Number(process.env.BENCH_STORM_SECONDS ?? 20);
-/** Memory readings during the storm: 4 by default, more for the 10-minute run (flat over time). */
-const STORM_POINTS = Number(process.env.BENCH_STORM_POINTS ?? 4);
-/** `storm`: only the storm's memory run, not the blocking-time table. */
-const ONLY = process.env.BENCH_HOSTILE_ONLY ?? '';
 const PAGES = ['one-element.html', 'cells.html', 'text-nodes.html', 'mutation-storm.html', 'deep-shadow.html'];
 
 type ChromeApi = {
@@ -93,43 +82,6 @@ async function ownTasksOf(context: BrowserContext, url: string, scriptUrl: strin
   }
 }
 
-interface Memory {
-  heapMb: number;
-  nodes: number;
-}
-
-async function memoryOf(page: Page): Promise<Memory> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('Performance.enable');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  await cdp.detach();
-  const get = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-  return { heapMb: get('JSHeapUsedSize') / 1024 / 1024, nodes: get('Nodes') };
-}
-
-/**
- * Heap and DOM nodes at STORM_POINTS points of a storm of STORM_SECONDS, then after it stops;
- * and, after it stops, a heap snapshot's groups (what is alive, by constructor).
- */
-async function stormMemory(context: BrowserContext, url: string): Promise<{ points: Memory[]; groups: HeapGroup[] }> {
-  const page = await context.newPage();
-  try {
-    await page.goto(url);
-    const points: Memory[] = [];
-    for (let i = 1; i <= STORM_POINTS; i++) {
-      await page.waitForTimeout((STORM_SECONDS * 1000) / STORM_POINTS);
-      points.push(await memoryOf(page));
-    }
-    await page.evaluate(() => (window as unknown as { stopStorm(): void }).stopStorm());
-    await page.waitForTimeout(1_000);
-    points.push(await memoryOf(page));
-    return { points, groups: await heapGroups(page, (process.env.BENCH_RETAINERS ?? '').split(',').filter(Boolean)) };
-  } finally {
-    await page.close();
-  }
-}
-
 const fmt = (n: number) => n.toFixed(0);
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
@@ -154,7 +106,7 @@ export async function run(): Promise<void> {
     console.log(`window ${WINDOW_MS} ms per load; longest task and blocking time in ms (Long Tasks API, the page's own tasks included);`);
     console.log('ours: the content script\'s longest task, tasks over 50 ms / all its tasks (a third, traced load)');
     console.log('page                  alone: longest / blocking   with us: longest / blocking   ratio   ours: longest  >50/all   goals');
-    for (const name of ONLY === 'storm' ? [] : PAGES) {
+    for (const name of PAGES) {
       const a = await blockingOf(context, alone(name));
       const w = await blockingOf(context, scanned(name));
       const own = await ownTasksOf(context, scanned(name), scriptUrl);
@@ -165,24 +117,6 @@ export async function run(): Promise<void> {
           `${fmt(own.longest).padStart(14)}  ${`${own.over50}/${own.count}`.padEnd(9)} ${goals}`,
       );
     }
-
-    console.log(`\nmutation storm, ${STORM_SECONDS} s (BENCH_STORM_SECONDS): JS heap MB / DOM nodes at ${STORM_POINTS} points, then after stop`);
-    const alonePage = await stormMemory(context, alone('mutation-storm.html'));
-    const withUs = await stormMemory(context, scanned('mutation-storm.html'));
-    const [a, w] = [alonePage.points, withUs.points];
-    const line = (m: Memory[]) => m.map((p) => `${p.heapMb.toFixed(2)}/${fmt(p.nodes)}`).join('  ');
-    console.log(`alone    ${line(a)}`);
-    console.log(`with us  ${line(w)}`);
-    const lastA = a[a.length - 1]!;
-    const lastW = w[w.length - 1]!;
-    const heapRatio = lastW.heapMb / lastA.heapMb;
-    const nodeRatio = lastW.nodes / Math.max(1, lastA.nodes);
-    // Flat: the last storm point is within 20% of the first (both with the extension).
-    const [first, last] = [w[0]!, w[STORM_POINTS - 1]!];
-    const flat = last.nodes <= first.nodes * 1.2 && last.heapMb <= first.heapMb * 1.2;
-    console.log(`after the storm: heap ${heapRatio.toFixed(2)}× (+${(lastW.heapMb - lastA.heapMb).toFixed(2)} MB), nodes ${nodeRatio.toFixed(2)}× the page alone (≤ 1.2×: ${verdict(heapRatio <= 1.2 && nodeRatio <= 1.2)}); flat over time: ${verdict(flat)}`);
-    console.log('what the extra heap is (snapshot after the storm, with us minus alone, by constructor):');
-    for (const row of heapGrowth(alonePage.groups, withUs.groups)) console.log(`  ${row}`);
   } finally {
     await context.close();
     rmSync(userDataDir, { recursive: true, force: true });

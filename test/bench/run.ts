@@ -3,9 +3,10 @@
  * run (never absolute time budgets: the machine is shared and noisy).
  * Parts: extract (lib/ip), lookup (lib/lookup vs naive), page (content script in Chromium),
  * popup (popup load with a warm cache), page-profile (where the content script's time goes),
- * page-hostile (hostile pages of issue 10: longest task, blocking time, memory under a mutation storm).
+ * page-hostile (hostile pages of issue 10: longest task, blocking time), page-memory (heap and
+ * DOM nodes under two mutation storms, with and without the extension: issue 15).
  */
-const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-hostile'] as const;
+const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-hostile', 'page-memory'] as const;
 type Part = (typeof PARTS)[number];
 
 const requested = process.argv.slice(2).filter((a): a is Part => (PARTS as readonly string[]).includes(a));

@@ -37,6 +37,8 @@ export interface LaunchOptions {
   headless?: boolean;
   /** null: the window's own size (headed demo). */
   viewport?: { width: number; height: number } | null;
+  /** More command-line flags (e.g. --host-resolver-rules). */
+  args?: string[];
 }
 
 export async function launchWithExtension(userDataDir: string, options: LaunchOptions = {}): Promise<BrowserContext> {
@@ -47,7 +49,7 @@ export async function launchWithExtension(userDataDir: string, options: LaunchOp
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumExecutable(),
     headless: options.headless ?? true,
-    args: extensionArgs(extensionDir),
+    args: [...extensionArgs(extensionDir), ...(options.args ?? [])],
     viewport: options.viewport === undefined ? { width: 1280, height: 800 } : options.viewport,
   });
 }

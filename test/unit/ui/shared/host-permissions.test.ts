@@ -15,8 +15,16 @@ describe('permissionStillNeeded', () => {
   it('keeps access the API base URL or another listed site still needs', () => {
     const users = { sitePatterns: ['https://*.corp.example/*'], apiBaseUrl: 'https://api.example:8443/api/v1' };
     expect(permissionStillNeeded('https://api.example/*', users)).toBe(true);
-    expect(permissionStillNeeded('https://kibana.corp.example/*', users)).toBe(true);
+    // A listed site inside the pattern may hold its access through it.
+    expect(permissionStillNeeded('https://*.corp.example/*', { sitePatterns: ['https://kibana.corp.example/*'], apiBaseUrl: null })).toBe(true);
     expect(permissionStillNeeded('https://kibana.other.example/*', users)).toBe(false);
+  });
+
+  it('a wider site pattern, granted on its own, does not keep a narrower one (it leaked: issue 15)', () => {
+    const users = { sitePatterns: ['https://*.corp.example/*', 'http://siem.test/*'], apiBaseUrl: 'https://api.example/api/v1' };
+    expect(permissionStillNeeded('https://kibana.corp.example/*', users)).toBe(false);
+    // The old API origin with its port, under a site to scan on the same host.
+    expect(permissionStillNeeded('http://siem.test:8080/*', users)).toBe(false);
   });
 });
 
@@ -60,6 +68,13 @@ describe('giving access back', () => {
     services.stored = { ...services.stored, sitesToScan: ['https://new.example/*'] };
     form.load(services.stored);
     form.apiBaseUrl.value = 'https://third.example/api/v1';
+    await form.save();
+    expect(services.removed).toEqual([['https://old.example:8443/*']]);
+
+    // A site to scan on the old API's host, wider than its origin, keeps its own grant only.
+    services.stored = { ...services.stored, sitesToScan: ['https://third.example/*'] };
+    form.load(services.stored);
+    form.apiBaseUrl.value = 'https://fourth.example/api/v1';
     await form.save();
     expect(services.removed).toEqual([['https://old.example:8443/*']]);
   });

@@ -1,0 +1,90 @@
+/**
+ * A Map from each key to a set of values, for bookkeeping kept per row of a page: which
+ * occurrences an element carries, which elements a row holds, where an IP appears. Almost
+ * every key has one value, and a `Set` per key cost ~120 bytes (the Set and its hash table);
+ * on the 5,000-row storm page three of them per row were ~600 KB of the heap we added
+ * (issue 15, measured with test/bench/heap-summary.ts). So a lone value is kept inline, and a
+ * Set is made only when a key gets a second value.
+ *
+ * A key can also be present with no value (`ensure`): the near tracker parks an element whose
+ * occurrences all left, and keeps what it knows about it until the element is released.
+ */
+
+/** The Set made for a key with more than one value; its own class, so a value is never taken for it. */
+class Many<V> extends Set<V> {}
+
+/** A key held with no value. */
+const NONE: unique symbol = Symbol('none');
+
+type Slot<V> = V | Many<V> | typeof NONE;
+
+export class SetMap<K, V> {
+  private readonly slots = new Map<K, Slot<V>>();
+
+  /** Whether the key is held, with values or without. */
+  has(key: K): boolean {
+    return this.slots.has(key);
+  }
+
+  /** Holds the key (with no value if it had none). */
+  ensure(key: K): void {
+    if (!this.slots.has(key)) this.slots.set(key, NONE);
+  }
+
+  add(key: K, value: V): void {
+    const slot = this.slots.get(key);
+    if (slot === undefined && !this.slots.has(key)) this.slots.set(key, value);
+    else if (slot === NONE) this.slots.set(key, value);
+    else if (slot instanceof Many) slot.add(value);
+    else if (slot !== value) this.slots.set(key, new Many<V>([slot as V, value]));
+  }
+
+  /**
+   * Takes one value from a key, which stays held (possibly with none, see `deleteKey`).
+   * Returns how many values the key has left.
+   */
+  remove(key: K, value: V): number {
+    const slot = this.slots.get(key);
+    if (slot instanceof Many) {
+      slot.delete(value);
+      if (slot.size > 1) return slot.size;
+      const [last] = slot;
+      this.slots.set(key, slot.size === 1 ? (last as V) : NONE);
+      return slot.size;
+    }
+    if (slot === value && this.slots.has(key)) this.slots.set(key, NONE);
+    return this.count(key);
+  }
+
+  /** Forgets the key and its values. */
+  deleteKey(key: K): boolean {
+    return this.slots.delete(key);
+  }
+
+  count(key: K): number {
+    const slot = this.slots.get(key);
+    if (slot instanceof Many) return slot.size;
+    if (slot === NONE) return 0;
+    return slot === undefined && !this.slots.has(key) ? 0 : 1;
+  }
+
+  /** The key's values (none for a key not held). */
+  *values(key: K): IterableIterator<V> {
+    const slot = this.slots.get(key);
+    if (slot instanceof Many) yield* slot;
+    else if (slot !== NONE && (slot !== undefined || this.slots.has(key))) yield slot as V;
+  }
+
+  keys(): IterableIterator<K> {
+    return this.slots.keys();
+  }
+
+  /** How many keys are held. */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  clear(): void {
+    this.slots.clear();
+  }
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { SetMap } from '@/lib/page/set-map';
+
+describe('SetMap', () => {
+  it('holds values per key like a Map of Sets', () => {
+    const m = new SetMap<string, object>();
+    const [a, b, c] = [{}, {}, {}];
+    m.add('k', a);
+    m.add('k', a); // a Set: adding twice holds it once
+    expect(m.count('k')).toBe(1);
+    expect([...m.values('k')]).toEqual([a]);
+    m.add('k', b);
+    m.add('k', c);
+    expect(m.count('k')).toBe(3);
+    expect([...m.values('k')]).toEqual([a, b, c]);
+    expect(m.remove('k', b)).toBe(2);
+    expect(m.remove('k', a)).toBe(1);
+    expect([...m.values('k')]).toEqual([c]);
+    expect(m.remove('k', c)).toBe(0);
+    expect([...m.values('other')]).toEqual([]);
+    expect(m.count('other')).toBe(0);
+  });
+
+  it('keeps a key whose values all left until deleteKey (a parked element)', () => {
+    const m = new SetMap<string, number>();
+    m.ensure('k');
+    expect(m.has('k')).toBe(true);
+    expect(m.count('k')).toBe(0);
+    m.add('k', 1);
+    expect(m.remove('k', 1)).toBe(0);
+    expect(m.has('k')).toBe(true);
+    expect([...m.values('k')]).toEqual([]);
+    expect(m.remove('k', 1)).toBe(0);
+    expect(m.deleteKey('k')).toBe(true);
+    expect(m.has('k')).toBe(false);
+    expect(m.size).toBe(0);
+  });
+
+  it('removing a value a key does not hold changes nothing', () => {
+    const m = new SetMap<string, number>();
+    m.add('k', 1);
+    expect(m.remove('k', 2)).toBe(1);
+    m.add('k', 3);
+    expect(m.remove('k', 2)).toBe(2);
+    expect([...m.values('k')].sort()).toEqual([1, 3]);
+    expect(m.remove('absent', 1)).toBe(0);
+    expect(m.has('absent')).toBe(false);
+  });
+
+  it('a value that is itself a Set is a value, not the internal set', () => {
+    const m = new SetMap<string, Set<number>>();
+    const s = new Set([1, 2]);
+    m.add('k', s);
+    expect(m.count('k')).toBe(1);
+    expect([...m.values('k')]).toEqual([s]);
+  });
+
+  it('matches a Map of Sets over a random sequence of operations', () => {
+    const m = new SetMap<number, number>();
+    const model = new Map<number, Set<number>>();
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let i = 0; i < 5_000; i++) {
+      const [k, v, op] = [rand(20), rand(5), rand(3)];
+      if (op === 0) {
+        m.add(k, v);
+        if (!model.has(k)) model.set(k, new Set());
+        model.get(k)!.add(v);
+      } else if (op === 1) {
+        const left = m.remove(k, v);
+        model.get(k)?.delete(v);
+        expect(left).toBe(model.get(k)?.size ?? 0);
+      } else {
+        m.deleteKey(k);
+        model.delete(k);
+      }
+      expect(m.has(k)).toBe(model.has(k));
+      expect(new Set(m.values(k))).toEqual(model.get(k) ?? new Set());
+    }
+    expect(m.size).toBe(model.size);
+  });
+
+  it('keeps no Set for a key with one value (the point: memory per row)', () => {
+    const m = new SetMap<number, object>();
+    for (let i = 0; i < 100; i++) m.add(i, {});
+    const slots = (m as unknown as { slots: Map<number, unknown> }).slots;
+    expect([...slots.values()].some((v) => v instanceof Set)).toBe(false);
+    m.add(0, {});
+    expect(slots.get(0)).toBeInstanceOf(Set);
+  });
+});
