@@ -7,13 +7,17 @@
 import { listItemOf } from './near-tracker';
 
 /**
- * 3 × 20 points, one every 40 px down an 800 px viewport. Each `elementFromPoint` is a hit test,
- * which on a 10,000-row table costs about 3 ms (bench page-profile: 6 × 32 points were a quarter
- * of the content script's time there, on every scroll). Rows between sampled ones come from
- * `withRowsBetween`, so a list of rows shorter than the step is still read whole.
+ * 3 × 32 points at most, one every 25 px down an 800 px viewport. Each `elementFromPoint` is a
+ * hit test, which on a 10,000-row table costs about 3 ms (bench page-profile: 6 × 32 points were
+ * a quarter of the content script's time there, on every scroll). Rows between sampled ones come
+ * from `withRowsBetween`, so a list of rows shorter than the step is still read whole.
+ * ROWS stays a power of two: in the middle-out, coarse-to-fine order the top row then comes
+ * second. With 20 rows it came fifth, and on a page whose hit tests are slow (a clipped block
+ * of 1,000,000 text nodes under 8 rows at the top) the time budget ran out before any point
+ * reached the rows, which were never marked (page-hostile.spec.ts).
  */
 const COLUMNS = 3;
-const ROWS = 20;
+const ROWS = 32;
 /**
  * Hit testing is not always cheap: a point over a 50,000-row table cost about 3 ms in Chromium
  * (192 points: 500-600 ms, measured on test/fixtures/hostile/cells.html, issue 10), which was

@@ -25,16 +25,16 @@ describe('viewport sample', () => {
     } as unknown as Document;
     const found = sampleViewport(doc, { innerWidth: 1280, innerHeight: 800 }, FROZEN_CLOCK);
     const indexes = found.map((r) => rows.indexOf(r as HTMLTableRowElement)).sort((a, b) => a - b);
-    // Points every 40 px: rows 101..139 hit, 8 rows of margin on either side.
-    expect(indexes[0]).toBe(93);
+    // Points every 25 px: rows 100..139 hit, 8 rows of margin on either side.
+    expect(indexes[0]).toBe(92);
     expect(indexes[indexes.length - 1]).toBe(147);
-    expect(indexes).toHaveLength(55);
+    expect(indexes).toHaveLength(56);
     document.body.replaceChildren();
   });
 });
 
 describe('viewport sample cost', () => {
-  it('hit-tests at most 60 points per sample (each is a hit test: about 3 ms on a 10,000-row table)', () => {
+  it('hit-tests at most 96 points per sample (each is a hit test: about 3 ms on a 10,000-row table)', () => {
     document.body.innerHTML = `<table><tbody>${Array.from({ length: 200 }, (_, i) => `<tr><td>r${i}</td></tr>`).join('')}</tbody></table>`;
     const rows = [...document.querySelectorAll('tr')];
     let hits = 0;
@@ -48,7 +48,7 @@ describe('viewport sample cost', () => {
     } as unknown as Document;
     const found = sampleViewport(doc, { innerWidth: 1280, innerHeight: 800 });
     // The old 6 × 32 grid made 192; every on-screen row is still found.
-    expect(hits).toBeLessThanOrEqual(60);
+    expect(hits).toBeLessThanOrEqual(96);
     for (let i = 100; i < 140; i++) expect(found).toContain(rows[i]);
     document.body.replaceChildren();
   });
@@ -111,6 +111,23 @@ describe('viewport sample on a huge list (issue 10: hit tests cost ~3 ms each ov
     expect(found).not.toContain(table);
     expect(indexes).toEqual(Array.from({ length: 48 }, (_, i) => i));
     expect(tableHits).toBe(1);
+    document.body.replaceChildren();
+  });
+
+  it('reaches the top of the screen within its first four hit tests (a list there is found before the budget runs out)', () => {
+    // Eight rows at the top (y < 160), then a block whose hit tests find no row (the 1,000,000
+    // text nodes of test/fixtures/hostile/text-nodes.html); each hit test costs 2 ms of an 8 ms budget.
+    document.body.innerHTML = `<div id="rows">${Array.from({ length: 8 }, (_, i) => `<div>r${i}</div>`).join('')}</div><div id="block">text</div>`;
+    const rows = [...document.querySelectorAll('#rows > div')];
+    const block = document.getElementById('block')!;
+    let clock = 0;
+    const doc = {
+      body: document.body,
+      documentElement: document.documentElement,
+      elementFromPoint: (_x: number, y: number) => ((clock += 2), y < 160 ? rows[Math.floor(y / 20)]! : block),
+    } as unknown as Document;
+    const found = sampleViewport(doc, { innerWidth: 1280, innerHeight: 800 }, { now: () => clock, budgetMs: 8 });
+    expect(found.some((el) => rows.includes(el))).toBe(true);
     document.body.replaceChildren();
   });
 
