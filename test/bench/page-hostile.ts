@@ -15,22 +15,11 @@
  * The machine is shared: read the ratios, not the absolute times.
  */
 import type { BrowserContext } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { launchWithExtension } from '../e2e/chromium';
-import { UNLIMITED_KEY } from '../sim/keys';
-import { startSimulator, type Simulator } from '../sim/server';
-import { benchExtensionDir } from './extension-build';
+import { withHostileSession } from './hostile-session';
 import { contentScriptTaskSet, startTrace } from './page';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
 const PAGES = ['one-element.html', 'cells.html', 'text-nodes.html', 'mutation-storm.html', 'deep-shadow.html'];
-
-type ChromeApi = {
-  storage: { local: { set(v: object): Promise<void> } };
-  runtime: { sendMessage(m: object): Promise<{ ok: boolean; error?: unknown }> };
-};
 
 /** In the page from its first script: every long task (> 50 ms) the browser reports. */
 function recordLongTasks(): void {
@@ -86,22 +75,7 @@ const fmt = (n: number) => n.toFixed(0);
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 export async function run(): Promise<void> {
-  const sim: Simulator = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'iplens-bench-hostile-'));
-  const context = await launchWithExtension(userDataDir, { extensionDir: benchExtensionDir() });
-  try {
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    const id = new URL(worker.url()).host;
-    const ext = await context.newPage();
-    await ext.goto(`chrome-extension://${id}/options.html`);
-    await ext.evaluate(async ([baseUrl, key]) => {
-      const c = (globalThis as unknown as { chrome: ChromeApi }).chrome;
-      await c.storage.local.set({ apiBaseUrl: baseUrl, apiKey: key });
-      await c.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } });
-    }, [sim.baseUrl, UNLIMITED_KEY] as const);
-    const scanned = (name: string) => `${sim.origin}/pages/hostile/${name}`;
-    const alone = (name: string) => scanned(name).replace('127.0.0.1', 'localhost');
-
+  await withHostileSession('iplens-bench-hostile-', async ({ context, extensionId: id, scanned, alone }) => {
     const scriptUrl = `chrome-extension://${id}/content-scripts/content.js`;
     console.log(`window ${WINDOW_MS} ms per load; longest task and blocking time in ms (Long Tasks API, the page's own tasks included);`);
     console.log('ours: the content script\'s longest task, tasks over 50 ms / all its tasks (a third, traced load)');
@@ -117,9 +91,5 @@ export async function run(): Promise<void> {
           `${fmt(own.longest).padStart(14)}  ${`${own.over50}/${own.count}`.padEnd(9)} ${goals}`,
       );
     }
-  } finally {
-    await context.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-    await sim.close();
-  }
+  });
 }

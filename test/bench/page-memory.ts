@@ -21,13 +21,7 @@
  * The machine is shared: read the ratios, not the absolute values.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { launchWithExtension } from '../e2e/chromium';
-import { UNLIMITED_KEY } from '../sim/keys';
-import { startSimulator, type Simulator } from '../sim/server';
-import { benchExtensionDir } from './extension-build';
+import { withHostileSession } from './hostile-session';
 import { heapGroups, heapGrowth, type HeapGroup } from './heap-summary';
 
 const STORMS: { page: string; seconds: number }[] = [
@@ -36,11 +30,6 @@ const STORMS: { page: string; seconds: number }[] = [
 ];
 const ONLY = (process.env.BENCH_STORMS ?? '').split(',').filter(Boolean);
 const STORM_POINTS = Math.max(3, Number(process.env.BENCH_STORM_POINTS ?? 6));
-
-type ChromeApi = {
-  storage: { local: { set(v: object): Promise<void> } };
-  runtime: { sendMessage(m: object): Promise<{ ok: boolean; error?: unknown }> };
-};
 
 export interface Memory {
   heapMb: number;
@@ -100,22 +89,7 @@ const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 const show = (m: Memory) => `${m.heapMb.toFixed(2)}/${m.nodes.toFixed(0)}`;
 
 export async function run(): Promise<void> {
-  const sim: Simulator = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'iplens-bench-memory-'));
-  const context = await launchWithExtension(userDataDir, { extensionDir: benchExtensionDir() });
-  try {
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    const id = new URL(worker.url()).host;
-    const ext = await context.newPage();
-    await ext.goto(`chrome-extension://${id}/options.html`);
-    await ext.evaluate(async ([baseUrl, key]) => {
-      const c = (globalThis as unknown as { chrome: ChromeApi }).chrome;
-      await c.storage.local.set({ apiBaseUrl: baseUrl, apiKey: key });
-      await c.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } });
-    }, [sim.baseUrl, UNLIMITED_KEY] as const);
-    const scanned = (name: string) => `${sim.origin}/pages/hostile/${name}`;
-    const alone = (name: string) => scanned(name).replace('127.0.0.1', 'localhost');
-
+  await withHostileSession('iplens-bench-memory-', async ({ context, scanned, alone }) => {
     for (const storm of STORMS.filter((s) => ONLY.length === 0 || ONLY.includes(s.page))) {
       console.log(`\n${storm.page}, ${storm.seconds} s: JS heap MB / DOM nodes at ${STORM_POINTS} points (median of 3 readings after forced GC), then after stop`);
       const a = await stormMemory(context, alone(storm.page), storm.seconds);
@@ -135,9 +109,5 @@ export async function run(): Promise<void> {
       console.log('what the extra heap is (snapshot after the storm, with us minus alone, by constructor):');
       for (const row of heapGrowth(a.groups, w.groups)) console.log(`  ${row}`);
     }
-  } finally {
-    await context.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-    await sim.close();
-  }
+  });
 }
