@@ -23,6 +23,7 @@ import {
 import { keyMovesOutOfContentScriptsReach } from '../e2e/scenarios/key-store-scenario';
 import { cardKeepsOffPageTooltip } from '../e2e/scenarios/tooltip-scenario';
 import { pastTheCapHasItsOwnState } from '../e2e/scenarios/cap-scenario';
+import { marksSurviveScrollingDuringRerenders } from '../e2e/scenarios/live-list-scenarios';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
 import { LAN_HOST } from './firefox';
@@ -107,4 +108,8 @@ test('background: suspended when idle, woken by a page, answered from the cache 
 
 test('key: an older version\'s key in storage.local moves to IndexedDB; a content script reading storage.local finds none, and lookups go on', async ({ firefox }) => {
   await keyMovesOutOfContentScriptsReach(new FirefoxDriver(firefox), sim, UNLIMITED_KEY);
+});
+
+test('page: marks on screen survive scrolling away and back while the list re-renders', async ({ firefox }) => {
+  await marksSurviveScrollingDuringRerenders(new FirefoxDriver(firefox), sim);
 });
