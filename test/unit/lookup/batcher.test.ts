@@ -268,7 +268,7 @@ describe('Batcher adaptive batch size', () => {
     const ips = publicIps(200);
     void batcher.enqueue(ips[0]!, 'visible');
     await clock.advance(25);
-    void batcher.enqueue(ips[1]!, 'background');
+    void batcher.enqueue(ips[1]!, 'visible');
     await clock.advance(249);
     expect(sent.map((b) => b.length)).toEqual([1]);
     await clock.advance(1);
@@ -280,6 +280,32 @@ describe('Batcher adaptive batch size', () => {
     void batcher.enqueue(ips[150]!, 'manual');
     await clock.advance(25);
     expect(sent.at(-1)).toEqual([ips[150]]);
+  });
+
+  it('while a call is in flight, background IPs past their deadline wait for its answer; an on-screen IP does not', async () => {
+    const { clock, batcher, sent, finish } = held(250);
+    const ips = publicIps(5);
+    void batcher.enqueue(ips[0]!, 'visible');
+    await clock.advance(25);
+    // Near the screen: due 250 ms from now, but a call is out. The old code sent a second call.
+    const near = batcher.enqueue(ips[1]!, 'background');
+    await clock.advance(400);
+    expect(sent).toEqual([[ips[0]]]);
+    // The answer wakes the queue: the overdue IP leaves at once.
+    finish(0);
+    await clock.advance(0);
+    expect(sent).toEqual([[ips[0]], [ips[1]]]);
+    finish(1);
+    expect(await near).toBe(`answer:${ips[1]}`);
+    // An on-screen IP's deadline sends a call even with one in flight.
+    void batcher.enqueue(ips[2]!, 'visible');
+    await clock.advance(25);
+    void batcher.enqueue(ips[3]!, 'background');
+    void batcher.enqueue(ips[4]!, 'visible');
+    await clock.advance(249);
+    expect(sent.length).toBe(3);
+    await clock.advance(1);
+    expect(sent.at(-1)).toEqual([ips[4], ips[3]]);
   });
 
   it('with paceMs, a fast server gets at most one partial call per paceMs while IPs trickle in', async () => {
