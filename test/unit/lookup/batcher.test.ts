@@ -128,6 +128,27 @@ describe('Batcher', () => {
     expect(answers.sort()).toEqual(['answer:1', 'answer:2', 'answer:3', 'answer:4']);
   });
 
+  it('during a Retry-After pause, on-screen IPs past their deadline wait too, then all go in one call', async () => {
+    const { clock, batcher, sent } = setUp({ replies: [{ kind: 'retry-later', delayMs: 2_000 }] });
+    const ips = publicIps(12);
+    const answers = [batcher.enqueue(ips[0]!, 'visible')];
+    await clock.advance(25);
+    expect(sent).toEqual([[ips[0]]]);
+    // A page keeps scrolling: a new on-screen IP every 150 ms, each due 250 ms later.
+    for (const ip of ips.slice(1, 12)) {
+      answers.push(batcher.enqueue(ip, 'visible'));
+      await clock.advance(150);
+    }
+    // 25 + 11 x 150 = 1,675 ms: still paused.
+    expect(sent.length).toBe(1);
+    await clock.advance(349);
+    expect(sent.length).toBe(1);
+    await clock.advance(1);
+    // The refused batch first (requeued at the front), the rest with it: one call, not eleven.
+    expect(sent).toEqual([[ips[0]], ips]);
+    expect(await Promise.all(answers)).toEqual(ips.map((ip) => `answer:${ip}`));
+  });
+
   it('answers with the fallback when send throws or leaves an IP out', async () => {
     const { clock, batcher } = setUp({
       replies: [{ kind: 'done', outcomes: new Map([['1', 'answer:1']]) }],
