@@ -19,6 +19,8 @@
  *   nothing is in flight: nobody looks at them yet, and the next on-screen IP's call takes
  *   them along. A background IP asked again as visible (it came on screen) takes the
  *   visible deadline from then, so it is never later than one that was on screen at once.
+ *   While a call is in flight, only an on-screen IP's deadline sends another call: overdue
+ *   background IPs go when that call answers.
  * - Budget: before each batch it asks how many IPs each priority may still send (the quota
  *   guard); what does not fit waits for calls in flight to settle, and if nothing is in
  *   flight it is handed to `onStarved` (which skips it or refreshes the quota first).
@@ -285,17 +287,20 @@ export class Batcher<O> {
   /**
    * Whether the partial batch waits for more company: while a call to the current server is in
    * flight (its answer wakes the pump) or the pace holds, or while it holds background IPs
-   * only; never for manual lookups, and never past the earliest deadline of its IPs.
+   * only; never for manual lookups, and never past the earliest deadline of its IPs. While a
+   * call is in flight only an on-screen IP's deadline sends another: background IPs past
+   * theirs wait for that answer (nobody looks at them yet), then leave at once.
    */
   private shouldGrow(): boolean {
     if (this.queueLength >= this.options.batchSize || this.queues.manual.size > 0) return false;
     const now = this.options.clock.now();
     // Calls detached from an old server do not count: their answers are not this server's.
-    const busy = this.inFlight.size > 0 || now - this.lastDispatchAt < this.options.paceMs;
+    const flying = this.inFlight.size > 0;
+    const busy = flying || now - this.lastDispatchAt < this.options.paceMs;
     if (!busy && this.queues.visible.size > 0) return false;
     // Nothing may be sent anyway: let the pump find it starved now rather than at the deadline.
     if (!busy && this.options.budget('background') < 1) return false;
-    const due = this.earliestDeadline();
+    const due = this.earliestDeadline(flying);
     if (due <= now) return false;
     if (due < this.growTimerAt) {
       if (this.growTimer !== null) this.options.clock.clearTimeout(this.growTimer);
@@ -318,8 +323,8 @@ export class Batcher<O> {
    * Background IPs are in deadline order (one wait, FIFO); visible ones are not (an upgraded IP
    * keeps an earlier deadline), but a partial visible queue is under one batch: read them all.
    */
-  private earliestDeadline(): number {
-    let due = this.queues.background.values().next().value?.deadline ?? Infinity;
+  private earliestDeadline(visibleOnly: boolean): number {
+    let due = visibleOnly ? Infinity : (this.queues.background.values().next().value?.deadline ?? Infinity);
     for (const entry of this.queues.visible.values()) if (entry.deadline < due) due = entry.deadline;
     return due;
   }

@@ -168,6 +168,39 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     }
   }, init);
 
+  /**
+   * The fine observer's root reaches a viewport beyond the screen: an element that moves from
+   * that band onto the screen stays inside its root, so it never reports again, and a grid's
+   * recycled row that came on screen kept 'near' (its IPs were asked as background, with the
+   * background's longer wait for company: lib/lookup/batcher.ts). This one watches the same
+   * elements against the screen itself, and says only near <-> visible; the fine observer
+   * still says near <-> far.
+   */
+  const onScreen = make((entries) => {
+    const visible: T[] = [];
+    const near: T[] = [];
+    for (const entry of entries) {
+      const before = fineState.get(entry.target);
+      if (!before || !itemsOf.has(entry.target)) continue;
+      const nearness: Nearness = entry.isIntersecting ? 'visible' : 'near';
+      if (before === nearness) continue;
+      fineState.set(entry.target, nearness);
+      appendAll(nearness === 'visible' ? visible : near, itemsOf.values(entry.target));
+    }
+    if (visible.length) options.onNear(visible, 'visible');
+    if (near.length) options.onNear(near, 'near');
+  }, {});
+
+  function observeFine(el: Element): void {
+    fine.observe(el);
+    onScreen.observe(el);
+  }
+
+  function unobserveFine(el: Element): void {
+    fine.unobserve(el);
+    onScreen.unobserve(el);
+  }
+
   function setChunkNear(chunk: Chunk, near: boolean): void {
     if (near === chunk.near) return;
     chunk.near = near;
@@ -175,9 +208,9 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     for (const item of chunk.items) {
       for (const el of elementsOfItem.values(item)) {
         if (near) {
-          fine.observe(el);
+          observeFine(el);
         } else {
-          fine.unobserve(el);
+          unobserveFine(el);
           fineReported.delete(el);
           if (fineState.delete(el)) appendAll(far, itemsOf.values(el));
         }
@@ -247,7 +280,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   /** Stops tracking an element (its items all left, and it was parked long enough). */
   function forget(element: Element): void {
     itemsOf.deleteKey(element);
-    fine.unobserve(element);
+    unobserveFine(element);
     fineReported.delete(element);
     fineState.delete(element);
     const item = itemOfElement.get(element)!;
@@ -263,7 +296,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         itemOfElement.set(element, item);
         if (!elementsOfItem.has(item)) addItem(item);
         elementsOfItem.add(item, element);
-        if (chunkOfItem.get(item)?.near) fine.observe(element);
+        if (chunkOfItem.get(item)?.near) observeFine(element);
       }
       itemsOf.add(element, value);
       return fineState.get(element) ?? null;
@@ -298,6 +331,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     },
     disconnect() {
       fine.disconnect();
+      onScreen.disconnect();
       coarse.disconnect();
       itemsOf.clear();
       itemOfElement.clear();

@@ -12,6 +12,8 @@ export interface IpAsk {
   path: string;
   /** Order of the request's arrival among all events of the log. */
   askedAt: number;
+  /** Wall-clock ms of the arrival (benchmarks: when each IP first reached the server). */
+  arrivedAtMs: number;
   /** Order of the moment a 2xx answer went out, or null (an error, or the client left first). */
   answered2xxAt: number | null;
 }
@@ -38,7 +40,8 @@ export class IpLog {
   /** A request arrived; returns its entries so the answer can be noted on them. */
   asked(path: string, ips: readonly string[]): IpAsk[] {
     const at = this.now();
-    const entries = ips.map((ip) => ({ ip, path, askedAt: at, answered2xxAt: null }));
+    const arrivedAtMs = Date.now();
+    const entries = ips.map((ip) => ({ ip, path, askedAt: at, arrivedAtMs, answered2xxAt: null }));
     this.asks.push(...entries);
     return entries;
   }

@@ -128,6 +128,27 @@ describe('Batcher', () => {
     expect(answers.sort()).toEqual(['answer:1', 'answer:2', 'answer:3', 'answer:4']);
   });
 
+  it('during a Retry-After pause, on-screen IPs past their deadline wait too, then all go in one call', async () => {
+    const { clock, batcher, sent } = setUp({ replies: [{ kind: 'retry-later', delayMs: 2_000 }] });
+    const ips = publicIps(12);
+    const answers = [batcher.enqueue(ips[0]!, 'visible')];
+    await clock.advance(25);
+    expect(sent).toEqual([[ips[0]]]);
+    // A page keeps scrolling: a new on-screen IP every 150 ms, each due 250 ms later.
+    for (const ip of ips.slice(1, 12)) {
+      answers.push(batcher.enqueue(ip, 'visible'));
+      await clock.advance(150);
+    }
+    // 25 + 11 x 150 = 1,675 ms: still paused.
+    expect(sent.length).toBe(1);
+    await clock.advance(349);
+    expect(sent.length).toBe(1);
+    await clock.advance(1);
+    // The refused batch first (requeued at the front), the rest with it: one call, not eleven.
+    expect(sent).toEqual([[ips[0]], ips]);
+    expect(await Promise.all(answers)).toEqual(ips.map((ip) => `answer:${ip}`));
+  });
+
   it('answers with the fallback when send throws or leaves an IP out', async () => {
     const { clock, batcher } = setUp({
       replies: [{ kind: 'done', outcomes: new Map([['1', 'answer:1']]) }],
@@ -268,7 +289,7 @@ describe('Batcher adaptive batch size', () => {
     const ips = publicIps(200);
     void batcher.enqueue(ips[0]!, 'visible');
     await clock.advance(25);
-    void batcher.enqueue(ips[1]!, 'background');
+    void batcher.enqueue(ips[1]!, 'visible');
     await clock.advance(249);
     expect(sent.map((b) => b.length)).toEqual([1]);
     await clock.advance(1);
@@ -280,6 +301,32 @@ describe('Batcher adaptive batch size', () => {
     void batcher.enqueue(ips[150]!, 'manual');
     await clock.advance(25);
     expect(sent.at(-1)).toEqual([ips[150]]);
+  });
+
+  it('while a call is in flight, background IPs past their deadline wait for its answer; an on-screen IP does not', async () => {
+    const { clock, batcher, sent, finish } = held(250);
+    const ips = publicIps(5);
+    void batcher.enqueue(ips[0]!, 'visible');
+    await clock.advance(25);
+    // Near the screen: due 250 ms from now, but a call is out. The old code sent a second call.
+    const near = batcher.enqueue(ips[1]!, 'background');
+    await clock.advance(400);
+    expect(sent).toEqual([[ips[0]]]);
+    // The answer wakes the queue: the overdue IP leaves at once.
+    finish(0);
+    await clock.advance(0);
+    expect(sent).toEqual([[ips[0]], [ips[1]]]);
+    finish(1);
+    expect(await near).toBe(`answer:${ips[1]}`);
+    // An on-screen IP's deadline sends a call even with one in flight.
+    void batcher.enqueue(ips[2]!, 'visible');
+    await clock.advance(25);
+    void batcher.enqueue(ips[3]!, 'background');
+    void batcher.enqueue(ips[4]!, 'visible');
+    await clock.advance(249);
+    expect(sent.length).toBe(3);
+    await clock.advance(1);
+    expect(sent.at(-1)).toEqual([ips[4], ips[3]]);
   });
 
   it('with paceMs, a fast server gets at most one partial call per paceMs while IPs trickle in', async () => {

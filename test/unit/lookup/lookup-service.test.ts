@@ -101,6 +101,36 @@ describe('LookupService: what is sent', () => {
   });
 });
 
+describe('LookupService: calls while a page scrolls', () => {
+  it('new on-screen IPs wait up to 350 ms for company while calls keep going out, and one after a quiet second goes at once', async () => {
+    const h = createHarness();
+    const ips = publicIps(8, 3);
+    const sentAt = new Map<string, number>();
+    const start = h.clock.now();
+    const seen = () => h.client.bulkCalls.flat().forEach((ip) => sentAt.has(ip) || sentAt.set(ip, h.clock.now() - start));
+    const askedAt = new Map<string, number>();
+    // Clusters of addresses coming on screen (ms after the first): a grid row or two at a time.
+    const schedule: [number, string][] = [[0, ips[0]!], [400, ips[1]!], [450, ips[2]!], [500, ips[3]!], [900, ips[4]!], [950, ips[5]!], [1_000, ips[6]!], [3_000, ips[7]!]];
+    const answers: Promise<unknown>[] = [];
+    for (let t = 0; t <= 3_500; t += 25) {
+      for (const [at, ip] of schedule) {
+        if (at !== t) continue;
+        askedAt.set(ip, t);
+        answers.push(h.service.lookup([ip], { priority: 'visible', source: 'tab1' }));
+      }
+      await h.clock.advance(25);
+      seen();
+    }
+    await Promise.all(answers);
+    // The old pace (350 ms) sent ips[1] alone the moment it came, then ips[2..3]: 5 calls.
+    expect(h.client.bulkCalls).toEqual([[ips[0]], ips.slice(1, 4), ips.slice(4, 7), [ips[7]]]);
+    // Each left within its 350 ms (plus the 25 ms steps of this clock).
+    for (const [ip, t] of askedAt) expect(sentAt.get(ip)! - t).toBeLessThanOrEqual(375);
+    // After a quiet second the first new address does not wait.
+    expect(sentAt.get(ips[7]!)! - 3_000).toBeLessThanOrEqual(50);
+  });
+});
+
 describe('LookupService: cache', () => {
   it('never asks twice for what it knows, until the TTL of that kind runs out', async () => {
     const h = createHarness({ policy: { ttlFoundMinutes: 60, ttlNotFoundMinutes: 10 } });

@@ -63,10 +63,10 @@ function setup(rows: number, clock = { now: 0 }) {
     parkMs: 2_000,
     now: () => clock.now,
   });
-  const [fine, coarse] = observers as [FakeObserver, FakeObserver];
+  const [fine, coarse, onScreen] = observers as [FakeObserver, FakeObserver, FakeObserver];
   const rowEls = [...document.querySelectorAll('tr')];
   const cell = (row: number, col: number) => rowEls[row]!.children[col]!;
-  return { tracker, fine, coarse, near, far, rowEls, cell };
+  return { tracker, fine, coarse, onScreen, near, far, rowEls, cell };
 }
 
 describe('near tracker', () => {
@@ -128,6 +128,42 @@ describe('near tracker', () => {
     ]);
     expect(fine.targets.size).toBe(0);
     expect(far).toEqual([['r0', 'r0-bis', 'r3']]);
+  });
+
+  it('reports a near cell that scrolls onto the screen as visible, and back (the margin observer cannot see it)', () => {
+    const { tracker, coarse, fine, onScreen, cell, rowEls, near } = setup(4);
+    for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 900, intersecting: true },
+    ]);
+    // The same cells, watched against the screen with no margin.
+    expect([...onScreen.targets]).toEqual([...fine.targets]);
+    expect(onScreen.init).not.toHaveProperty('rootMargin');
+    // In the band below the screen: near.
+    fine.fire([{ target: cell(3, 0), top: 900, intersecting: true }]);
+    // Its first on-screen report (not on screen) changes nothing.
+    onScreen.fire([{ target: cell(3, 0), top: 900, intersecting: false }]);
+    expect(near).toEqual([[['r3'], 'near']]);
+    // Scrolled onto the screen: only the on-screen observer reports it (still inside the band).
+    onScreen.fire([{ target: cell(3, 0), top: 700, intersecting: true }]);
+    expect(near).toEqual([
+      [['r3'], 'near'],
+      [['r3'], 'visible'],
+    ]);
+    // New text in that cell (a recycled grid row) is asked as visible at once.
+    expect(tracker.track(cell(3, 0), 'r3-new')).toBe('visible');
+    onScreen.fire([{ target: cell(3, 0), top: -100, intersecting: false }]);
+    expect(tracker.nearnessOf(cell(3, 0))).toBe('near');
+    // A cell never reported by the fine observer is not the on-screen observer's to place.
+    onScreen.fire([{ target: cell(1, 0), top: 100, intersecting: true }]);
+    expect(tracker.nearnessOf(cell(1, 0))).toBe('unknown');
+    // Far chunks leave both observers.
+    coarse.fire([
+      { target: rowEls[0]!, top: -5000, intersecting: false },
+      { target: rowEls[3]!, top: -4900, intersecting: false },
+    ]);
+    expect(onScreen.targets.size).toBe(0);
   });
 
   it('treats a chunk taller than the viewport that spans it as near', () => {
