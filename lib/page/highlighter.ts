@@ -12,7 +12,7 @@
  *
  * Mark changes are not applied as they are made: `set` and `remove` change what the highlighter
  * holds at once (severityOf answers from it), and the highlights follow in one batch per paint
- * (paint-throttle.ts: at most once per ~100 ms, in an animation frame). A frame in which a
+ * (paint-throttle.ts: at most once per ~100 ms, in a task of their own). A frame in which a
  * highlight changes repaints in proportion to the page, so a scan must not change them in
  * every one of its slices.
  */

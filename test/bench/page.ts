@@ -476,6 +476,11 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     console.log(`    content script main-thread time, total:         ${ms(cpu)}  (${median(runs.map((r) => r.tasks))} tasks)`);
     console.log(`    content script longest task (max of runs):      ${ms(longest)}`);
     console.log(`    page's longest frame meanwhile (max of runs):   ${ms(Math.max(...runs.map((r) => r.worstFrameMs)))}; rendering-only long frames: ${runs.map((r) => `[${r.renderOnlyLongFrames.map((f) => f.toFixed(0)).join(', ')}]`).join(' ')}`);
+    // How much repainting the marks cost in all, not only the worst frame (highlight changes
+    // batched per paint: fewer, not shorter, frames; issue 11).
+    const renderCount = median(runs.map((r) => r.renderOnlyLongFrames.length));
+    const renderSum = median(runs.map((r) => r.renderOnlyLongFrames.reduce((a, b) => a + b, 0)));
+    console.log(`    rendering-only long frames per run (median):    ${renderCount} frames, ${ms(renderSum)} in all`);
     console.log(`    ratios: content script / floor = ${x(cpu, floor)}; span wrapper / content script = ${x(span, cpu)}`);
     console.log(`    JS heap after the scan: ${median(runs.map((r) => r.heapMb)).toFixed(1)} MB (page alone: ${median(refs.map((r) => r.heapMb)).toFixed(1)} MB); page elements before/after: ${n(runs[0]!.elementsBefore)}/${n(runs[0]!.elementsAfter)}`);
     console.log(`    per run (visible / cpu / longest, ms): ${runs.map((r) => `${r.visibleMs.toFixed(0)}/${r.cpuMs.toFixed(0)}/${r.longestMs.toFixed(1)}`).join(', ')}`);
