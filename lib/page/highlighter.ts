@@ -9,10 +9,17 @@
  * unlike a `<style>` element it cannot be removed by a framework re-rendering `<head>`. If the
  * page reassigns `adoptedStyleSheets` or clears `CSS.highlights`, `ensureInstalled()` puts ours
  * back (it runs on every batch of work).
+ *
+ * Mark changes are not applied as they are made: `set` and `remove` change what the highlighter
+ * holds at once (severityOf answers from it), and the highlights follow in one batch per paint
+ * (paint-throttle.ts: at most once per ~100 ms, in a task of their own). A frame in which a
+ * highlight changes repaints in proportion to the page, so a scan must not change them in
+ * every one of its slices.
  */
 import { highlightName, SEVERITIES, type Severity } from '../severity';
 import { adoptSheet, dropSheet, fallbackStyle, isApplied } from './adopted-sheets';
 import { highlightCss, type MarkStyle } from './highlight-styles';
+import { browserPaintEnv, paintThrottle, type PaintScheduler } from './paint-throttle';
 
 /** Higher paints on top when marks overlap; riskier wins. */
 const PRIORITY: Record<Severity, number> = Object.fromEntries(
@@ -28,6 +35,8 @@ export interface HighlighterEnv {
   registry: HighlightRegistry;
   createHighlight: () => Highlight;
   createSheet: () => CSSStyleSheet;
+  /** When queued mark changes reach the highlights; without it, at once (tests of the logic). */
+  schedulePaint?: PaintScheduler;
 }
 
 export function browserHighlighterEnv(win: Window & typeof globalThis = window): HighlighterEnv {
@@ -35,12 +44,22 @@ export function browserHighlighterEnv(win: Window & typeof globalThis = window):
     registry: win.CSS.highlights,
     createHighlight: () => new win.Highlight(),
     createSheet: () => new win.CSSStyleSheet(),
+    schedulePaint: paintThrottle(browserPaintEnv(win)),
   };
 }
 
 export class Highlighter {
   private readonly highlights = new Map<Severity, Highlight>();
+  /** Each range's mark as the lens set it; the highlights catch up at the next paint. */
   private readonly current = new Map<AbstractRange, Severity>();
+  /**
+   * Ranges changed since the last paint, with the severity the highlights hold them under
+   * (undefined: in none). Only the difference is applied: a range set and removed between two
+   * paints costs the highlights nothing.
+   */
+  private readonly unpainted = new Map<AbstractRange, Severity | undefined>();
+  private paintDue = false;
+  private disposed = false;
   private readonly roots = new Set<StyleRoot>();
   /** Where ensureInstalled's round of shadow roots resumes. */
   private nextRoot = 0;
@@ -69,22 +88,54 @@ export class Highlighter {
   set(range: AbstractRange, severity: Severity): void {
     const before = this.current.get(range);
     if (before === severity) return;
-    if (before) this.highlights.get(before)!.delete(range);
-    this.highlights.get(severity)!.add(range);
+    this.noteUnpainted(range, before);
     this.current.set(range, severity);
+    this.requestPaint();
   }
 
   remove(range: AbstractRange): void {
     const before = this.current.get(range);
     if (!before) return;
-    this.highlights.get(before)!.delete(range);
+    this.noteUnpainted(range, before);
     this.current.delete(range);
+    this.requestPaint();
+  }
+
+  /** Applies every queued change to the highlights now (the paint scheduler calls it). */
+  paint(): void {
+    this.paintDue = false;
+    if (this.disposed) return;
+    for (const [range, painted] of this.unpainted) {
+      const now = this.current.get(range);
+      if (now === painted) continue;
+      if (painted) this.highlights.get(painted)!.delete(range);
+      if (now) this.highlights.get(now)!.add(range);
+    }
+    this.unpainted.clear();
+  }
+
+  /** Whether mark changes wait for the next paint. */
+  get painting(): boolean {
+    return this.unpainted.size > 0;
+  }
+
+  /** The first change since the last paint tells what the highlights hold. */
+  private noteUnpainted(range: AbstractRange, before: Severity | undefined): void {
+    if (!this.unpainted.has(range)) this.unpainted.set(range, before);
+  }
+
+  private requestPaint(): void {
+    if (!this.env.schedulePaint) return this.paint();
+    if (this.paintDue) return;
+    this.paintDue = true;
+    this.env.schedulePaint(() => this.paint());
   }
 
   severityOf(range: AbstractRange): Severity | undefined {
     return this.current.get(range);
   }
 
+  /** Ranges the highlight of `severity` holds (as of the last paint). */
   size(severity: Severity): number {
     return this.highlights.get(severity)!.size;
   }
@@ -144,6 +195,8 @@ export class Highlighter {
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.unpainted.clear();
     for (const [severity, h] of this.highlights) {
       const name = highlightName(severity);
       if (this.env.registry.get(name) === h) this.env.registry.delete(name);

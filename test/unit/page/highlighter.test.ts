@@ -30,6 +30,46 @@ describe('Highlighter', () => {
     expect(h.severityOf(r)).toBeUndefined();
   });
 
+  it('applies mark changes to the highlights in one batch per paint, and only their net effect', () => {
+    const env = fakeHighlighterEnv();
+    const paints: (() => void)[] = [];
+    const h = new Highlighter({ ...env, schedulePaint: (apply) => paints.push(apply) });
+    const [a, b, c] = [range(), range(), range()];
+    h.set(a, 'pending');
+    h.set(b, 'pending');
+    h.set(c, 'pending');
+    // The lens sees its marks at once; the page's highlights wait for the paint, asked once.
+    expect(h.severityOf(a)).toBe('pending');
+    expect(env.names.get('ip-rep-pending')!.size).toBe(0);
+    expect(paints).toHaveLength(1);
+    paints.shift()!();
+    expect([...env.names.get('ip-rep-pending')!]).toEqual([a, b, c]);
+
+    h.set(a, 'high');
+    h.set(a, 'critical');
+    h.remove(b);
+    h.remove(c);
+    h.set(c, 'pending');
+    const d = range();
+    h.set(d, 'low');
+    h.remove(d);
+    expect(paints).toHaveLength(1);
+    expect(env.names.get('ip-rep-pending')!.has(a)).toBe(true);
+    expect(env.names.get('ip-rep-pending')!.has(b)).toBe(true);
+    paints.shift()!();
+    expect([...env.names.get('ip-rep-pending')!]).toEqual([c]);
+    expect([...env.names.get('ip-rep-critical')!]).toEqual([a]);
+    expect(env.names.get('ip-rep-high')!.size).toBe(0);
+    expect(env.names.get('ip-rep-low')!.size).toBe(0);
+    expect(h.painting).toBe(false);
+
+    // A paint due after dispose does nothing.
+    h.set(b, 'high');
+    h.dispose();
+    paints.shift()!();
+    expect(env.names.size).toBe(0);
+  });
+
   it('adopts its stylesheet into the document and shadow roots, and re-installs what the page removed', () => {
     const env = fakeHighlighterEnv();
     const h = new Highlighter(env);
