@@ -23,6 +23,7 @@ import {
 import { keyMovesOutOfContentScriptsReach } from '../e2e/scenarios/key-store-scenario';
 import { cardKeepsOffPageTooltip } from '../e2e/scenarios/tooltip-scenario';
 import { pastTheCapHasItsOwnState } from '../e2e/scenarios/cap-scenario';
+import { newApiAddressGivesOldHostBack, stopScanningGivesSiteBack } from '../e2e/scenarios/permission-removal-scenario';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
 import { LAN_HOST } from './firefox';
@@ -107,4 +108,23 @@ test('background: suspended when idle, woken by a page, answered from the cache 
 
 test('key: an older version\'s key in storage.local moves to IndexedDB; a content script reading storage.local finds none, and lookups go on', async ({ firefox }) => {
   await keyMovesOutOfContentScriptsReach(new FirefoxDriver(firefox), sim, UNLIMITED_KEY);
+});
+
+// Last: they move the API back to loopback, which the tests above do not expect.
+test('permissions: a new API base URL gives the old server\'s host back', async ({ firefox }) => {
+  const grants = { grantedOrigins: () => firefox.grantedOrigins() };
+  await newApiAddressGivesOldHostBack(new FirefoxDriver(firefox), sim, grants, {
+    oldPattern: `http://${LAN_HOST}/*`,
+    newBaseUrl: sim.baseUrl,
+    apiKey: DEMO_KEY,
+  });
+});
+
+test('permissions: "Stop scanning this site" in the popup gives the site\'s host back', async ({ firefox }) => {
+  const grants = { grantedOrigins: () => firefox.grantedOrigins(), answerPrompt: () => firefox.answerPermissionPrompt('allow') };
+  await stopScanningGivesSiteBack(new FirefoxDriver(firefox), grants, {
+    pageUrl: `${sim.origin.replace('127.0.0.1', LAN_HOST)}/pages/siem/kibana-discover.html`,
+    // What the e2e build's manifest grants.
+    keep: ['http://127.0.0.1/*', 'https://ipswamp.com/*'],
+  });
 });
