@@ -11,6 +11,9 @@ import { defineConfig } from 'wxt';
  */
 const LOOPBACK_HOSTS = ['http://127.0.0.1/*', 'http://localhost/*'];
 
+/** The first Chrome with CSS highlight inheritance for ::highlight() (see the manifest below). */
+const MINIMUM_CHROME_VERSION = '134';
+
 /**
  * Firefox's MV3 default for extension pages without `upgrade-insecure-requests` (see the
  * manifest below) and without 'wasm-unsafe-eval', which we do not use.
@@ -36,6 +39,12 @@ export default defineConfig({
     // What an administrator may set through policy (README, "For administrators"). Chrome
     // passes only values that fit this schema to storage.managed; Firefox reads its policies.json.
     ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
+    // Chromium: the ::highlight() rules sit on :root and :host only and reach the text below
+    // them through CSS highlight inheritance (lib/page/highlight-styles.ts). Chrome's release
+    // notes list highlight inheritance, naming ::highlight, as shipped in Chrome 134
+    // (chromestatus.com/feature/5090853643354112); below it only text directly under the root
+    // would be marked. Firefox reads strict_min_version below instead.
+    ...(browser === 'firefox' ? {} : { minimum_chrome_version: MINIMUM_CHROME_VERSION }),
     host_permissions: [
       'https://ipswamp.com/*',
       ...(mode === 'e2e' || mode === 'demo' ? LOOPBACK_HOSTS : []),

@@ -6,6 +6,7 @@
  * its objects apart (by their constructor names).
  */
 import type { Page } from '@playwright/test';
+import { largestRetained } from './heap-retained';
 
 export interface HeapGroup {
   type: string;
@@ -16,7 +17,7 @@ export interface HeapGroup {
   detached: number;
 }
 
-interface Snapshot {
+export interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
   nodes: number[];
   edges: number[];
@@ -66,6 +67,12 @@ export async function heapGroups(page: Page, retainersFor: string[] = []): Promi
   await cdp.detach();
   const snap = JSON.parse(chunks.join('')) as Snapshot;
   for (const [name, rows] of retainersOf(snap, retainersFor)) console.log(`retainers of ${name}:\n  ${rows.join('\n  ')}`);
+  if (process.env.BENCH_RETAINED) {
+    console.log(`largest retained sizes (${page.url()}), each with its dominators, nearest first:`);
+    for (const row of largestRetained(snap, Number(process.env.BENCH_RETAINED) || 20)) {
+      console.log(`  ${(row.retainedBytes / 1024).toFixed(0).padStart(6)} KB (self ${row.selfBytes} B) ${row.path.join(' <- ')}`);
+    }
+  }
   const fields = snap.snapshot.meta.node_fields;
   const width = fields.length;
   const at = (f: string) => fields.indexOf(f);

@@ -28,11 +28,14 @@ export interface HostileSession {
   alone(name: string): string;
 }
 
-/** Runs `body` in a fresh session and always closes the browser, profile and simulator. */
-export async function withHostileSession(profilePrefix: string, body: (session: HostileSession) => Promise<void>): Promise<void> {
+/**
+ * Runs `body` in a fresh session and always closes the browser, profile and simulator.
+ * `extensionDir`: another build than the bench's (page-memory's empty content script).
+ */
+export async function withHostileSession(profilePrefix: string, body: (session: HostileSession) => Promise<void>, extensionDir = benchExtensionDir()): Promise<void> {
   const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
   const userDataDir = mkdtempSync(path.join(tmpdir(), profilePrefix));
-  const context = await launchWithExtension(userDataDir, { extensionDir: benchExtensionDir() });
+  const context = await launchWithExtension(userDataDir, { extensionDir });
   try {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     const extensionId = new URL(worker.url()).host;

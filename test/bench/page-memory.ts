@@ -18,10 +18,26 @@
  * reading caught mid-frame (a frame's garbage not yet collectable) does not decide. "Flat" is
  * judged on the storm points only: the median of the last third is within 20% of the median
  * of the first third, heap and nodes; the page alone is judged the same way, side by side.
- * The machine is shared: read the ratios, not the absolute values.
+ * After the storm there are two readings: 1 s after it stops, and "settled",
+ * BENCH_SETTLE_SECONDS (default 12) after it stops, past the match cache's two idle periods
+ * (lib/page/match-cache.ts), when what is left is what the page still shows; the snapshot is
+ * taken then. The machine is shared: read the ratios, not the absolute values.
+ *
+ * Which heap: Performance.getMetrics' JSHeapUsedSize (and Runtime.getHeapUsage) is the whole
+ * renderer isolate's V8 heap, the page's main world and our content script's isolated world
+ * together (checked: 200k objects made in an isolated world over CDP raise it as much as in
+ * the main world). It is not Blink's own heap, which the snapshot adds.
+ *
+ * BENCH_FLOOR=1 adds a second browser whose build has an empty content script: the fixed
+ * cost of being injected at all (an isolated world, its bindings), against which what our
+ * code keeps is reported ("above the floor").
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { withHostileSession } from './hostile-session';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { benchExtensionDir } from './extension-build';
+import { withHostileSession, type HostileSession } from './hostile-session';
 import { heapGroups, heapGrowth, type HeapGroup } from './heap-summary';
 
 const STORMS: { page: string; seconds: number }[] = [
@@ -30,6 +46,7 @@ const STORMS: { page: string; seconds: number }[] = [
 ];
 const ONLY = (process.env.BENCH_STORMS ?? '').split(',').filter(Boolean);
 const STORM_POINTS = Math.max(3, Number(process.env.BENCH_STORM_POINTS ?? 6));
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 12);
 
 export interface Memory {
   heapMb: number;
@@ -64,8 +81,18 @@ export function flatness(points: Memory[]): { heap: number; nodes: number; flat:
   return { heap, nodes, flat: heap <= 1.2 && nodes <= 1.2 };
 }
 
+interface StormMemory {
+  during: Memory[];
+  /** 1 s after the storm stops. */
+  after: Memory;
+  /** SETTLE_SECONDS after it stops. */
+  settled: Memory;
+  /** What is alive when settled, by constructor. */
+  groups: HeapGroup[];
+}
+
 /** Memory at STORM_POINTS points of a storm of `seconds`, then after it stops, and what is alive then. */
-async function stormMemory(context: BrowserContext, url: string, seconds: number): Promise<{ during: Memory[]; after: Memory; groups: HeapGroup[] }> {
+async function stormMemory(context: BrowserContext, url: string, seconds: number): Promise<StormMemory> {
   const page = await context.newPage();
   try {
     await page.goto(url, { timeout: 120_000 });
@@ -77,9 +104,12 @@ async function stormMemory(context: BrowserContext, url: string, seconds: number
       during.push(await memoryOf(page));
     }
     await page.evaluate(() => (window as unknown as { stopStorm(): void }).stopStorm());
+    const stopped = Date.now();
     await page.waitForTimeout(1_000);
     const after = await memoryOf(page);
-    return { during, after, groups: await heapGroups(page, (process.env.BENCH_RETAINERS ?? '').split(',').filter(Boolean)) };
+    await page.waitForTimeout(Math.max(0, stopped + SETTLE_SECONDS * 1000 - Date.now()));
+    const settled = await memoryOf(page);
+    return { during, after, settled, groups: await heapGroups(page, (process.env.BENCH_RETAINERS ?? '').split(',').filter(Boolean)) };
   } finally {
     await page.close();
   }
@@ -88,26 +118,73 @@ async function stormMemory(context: BrowserContext, url: string, seconds: number
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 const show = (m: Memory) => `${m.heapMb.toFixed(2)}/${m.nodes.toFixed(0)}`;
 
+const snapshotMb = (g: HeapGroup[]) => g.reduce((sum, x) => sum + x.selfBytes, 0) / 1024 / 1024;
+
+/** The bench's build with an empty content script: injected, running nothing. */
+function emptyScriptBuild(): { dir: string; remove(): void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'iplens-floor-'));
+  const dir = path.join(root, 'extension');
+  cpSync(benchExtensionDir(), dir, { recursive: true });
+  writeFileSync(path.join(dir, 'content-scripts/content.js'), '');
+  return { dir, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+const storms = () => STORMS.filter((s) => ONLY.length === 0 || ONLY.includes(s.page));
+
+async function measureStorms(session: HostileSession): Promise<Map<string, { alone: StormMemory; withUs: StormMemory }>> {
+  const results = new Map<string, { alone: StormMemory; withUs: StormMemory }>();
+  for (const storm of storms()) {
+    const alone = await stormMemory(session.context, session.alone(storm.page), storm.seconds);
+    const withUs = await stormMemory(session.context, session.scanned(storm.page), storm.seconds);
+    results.set(storm.page, { alone, withUs });
+  }
+  return results;
+}
+
+function report(page: string, seconds: number, { alone: a, withUs: w }: { alone: StormMemory; withUs: StormMemory }): void {
+  console.log(`\n${page}, ${seconds} s: JS heap MB / DOM nodes at ${STORM_POINTS} points (median of 3 readings after forced GC), then 1 s and ${SETTLE_SECONDS} s after it stops`);
+  console.log(`alone    ${a.during.map(show).join('  ')}   after: ${show(a.after)}   settled: ${show(a.settled)}`);
+  console.log(`with us  ${w.during.map(show).join('  ')}   after: ${show(w.after)}   settled: ${show(w.settled)}`);
+  for (const [when, x, y] of [['1 s after the storm', a.after, w.after], [`${SETTLE_SECONDS} s after the storm (settled)`, a.settled, w.settled]] as const) {
+    const heapRatio = y.heapMb / x.heapMb;
+    const nodeRatio = y.nodes / Math.max(1, x.nodes);
+    console.log(`${when}: heap ${heapRatio.toFixed(2)}× (+${(y.heapMb - x.heapMb).toFixed(2)} MB), nodes ${nodeRatio.toFixed(2)}× the page alone (≤ 1.2×: ${verdict(heapRatio <= 1.2 && nodeRatio <= 1.2)})`);
+  }
+  const [fa, fw] = [flatness(a.during), flatness(w.during)];
+  console.log(`flat over time (last third / first third of the storm): with us heap ${fw.heap.toFixed(2)}×, nodes ${fw.nodes.toFixed(2)}× (${verdict(fw.flat)}); alone heap ${fa.heap.toFixed(2)}×, nodes ${fa.nodes.toFixed(2)}×`);
+  // JSHeapUsedSize is V8's heap only; the snapshot also sees Blink's objects (computed styles,
+  // observer data), which the extension can make the page keep too.
+  const [ta, tw] = [snapshotMb(a.groups), snapshotMb(w.groups)];
+  console.log(`heap snapshot, settled (JS and Blink objects): alone ${ta.toFixed(2)} MB, with us ${tw.toFixed(2)} MB: ${(tw / ta).toFixed(2)}×`);
+  console.log('what the extra heap is (snapshot, settled, with us minus alone, by constructor):');
+  for (const row of heapGrowth(a.groups, w.groups)) console.log(`  ${row}`);
+}
+
 export async function run(): Promise<void> {
-  await withHostileSession('iplens-bench-memory-', async ({ context, scanned, alone }) => {
-    for (const storm of STORMS.filter((s) => ONLY.length === 0 || ONLY.includes(s.page))) {
-      console.log(`\n${storm.page}, ${storm.seconds} s: JS heap MB / DOM nodes at ${STORM_POINTS} points (median of 3 readings after forced GC), then after stop`);
-      const a = await stormMemory(context, alone(storm.page), storm.seconds);
-      const w = await stormMemory(context, scanned(storm.page), storm.seconds);
-      console.log(`alone    ${a.during.map(show).join('  ')}   after: ${show(a.after)}`);
-      console.log(`with us  ${w.during.map(show).join('  ')}   after: ${show(w.after)}`);
-      const heapRatio = w.after.heapMb / a.after.heapMb;
-      const nodeRatio = w.after.nodes / Math.max(1, a.after.nodes);
-      const [fa, fw] = [flatness(a.during), flatness(w.during)];
-      console.log(`after the storm: heap ${heapRatio.toFixed(2)}× (+${(w.after.heapMb - a.after.heapMb).toFixed(2)} MB), nodes ${nodeRatio.toFixed(2)}× the page alone (≤ 1.2×: ${verdict(heapRatio <= 1.2 && nodeRatio <= 1.2)})`);
-      console.log(`flat over time (last third / first third of the storm): with us heap ${fw.heap.toFixed(2)}×, nodes ${fw.nodes.toFixed(2)}× (${verdict(fw.flat)}); alone heap ${fa.heap.toFixed(2)}×, nodes ${fa.nodes.toFixed(2)}×`);
-      // JSHeapUsedSize is V8's heap only; the snapshot also sees Blink's objects (computed styles,
-      // observer data), which the extension can make the page keep too.
-      const total = (g: HeapGroup[]) => g.reduce((sum, x) => sum + x.selfBytes, 0) / 1024 / 1024;
-      const [ta, tw] = [total(a.groups), total(w.groups)];
-      console.log(`heap snapshot after the storm (JS and Blink objects): alone ${ta.toFixed(2)} MB, with us ${tw.toFixed(2)} MB: ${(tw / ta).toFixed(2)}×`);
-      console.log('what the extra heap is (snapshot after the storm, with us minus alone, by constructor):');
-      for (const row of heapGrowth(a.groups, w.groups)) console.log(`  ${row}`);
-    }
+  let ours = new Map<string, { alone: StormMemory; withUs: StormMemory }>();
+  await withHostileSession('iplens-bench-memory-', async (session) => {
+    ours = await measureStorms(session);
   });
+  for (const storm of storms()) report(storm.page, storm.seconds, ours.get(storm.page)!);
+  if (!process.env.BENCH_FLOOR) return;
+
+  const empty = emptyScriptBuild();
+  try {
+    await withHostileSession('iplens-bench-memory-floor-', async (session) => {
+      const floor = await measureStorms(session);
+      console.log('\nThe floor: the same build with an empty content script, in a second browser (settled readings, JS heap MB)');
+      for (const storm of storms()) {
+        const { alone: fa, withUs: fw } = floor.get(storm.page)!;
+        const { alone: oa, withUs: ow } = ours.get(storm.page)!;
+        const floorRatio = fw.settled.heapMb / fa.settled.heapMb;
+        const oursRatio = ow.settled.heapMb / oa.settled.heapMb;
+        console.log(
+          `${storm.page}: alone ${fa.settled.heapMb.toFixed(2)}, empty content script ${fw.settled.heapMb.toFixed(2)} (floor ${floorRatio.toFixed(2)}×, +${(fw.settled.heapMb - fa.settled.heapMb).toFixed(2)} MB); ` +
+            `ours ${oursRatio.toFixed(2)}× its page alone, ${(oursRatio / floorRatio).toFixed(2)}× the floor (+${(ow.settled.heapMb - oa.settled.heapMb - (fw.settled.heapMb - fa.settled.heapMb)).toFixed(2)} MB above it)`,
+        );
+      }
+    }, empty.dir);
+  } finally {
+    empty.remove();
+  }
 }

@@ -24,6 +24,7 @@ import { keyMovesOutOfContentScriptsReach } from '../e2e/scenarios/key-store-sce
 import { cardKeepsOffPageTooltip } from '../e2e/scenarios/tooltip-scenario';
 import { pastTheCapHasItsOwnState } from '../e2e/scenarios/cap-scenario';
 import { marksSurviveScrollingDuringRerenders } from '../e2e/scenarios/live-list-scenarios';
+import { newApiAddressGivesOldHostBack, stopScanningGivesSiteBack } from '../e2e/scenarios/permission-removal-scenario';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
 import { LAN_HOST } from './firefox';
@@ -112,4 +113,23 @@ test('key: an older version\'s key in storage.local moves to IndexedDB; a conten
 
 test('page: marks on screen survive scrolling away and back while the list re-renders', async ({ firefox }) => {
   await marksSurviveScrollingDuringRerenders(new FirefoxDriver(firefox), sim);
+});
+
+// Last: they move the API back to loopback, which the tests above do not expect.
+test('permissions: a new API base URL gives the old server\'s host back', async ({ firefox }) => {
+  const grants = { grantedOrigins: () => firefox.grantedOrigins() };
+  await newApiAddressGivesOldHostBack(new FirefoxDriver(firefox), sim, grants, {
+    oldPattern: `http://${LAN_HOST}/*`,
+    newBaseUrl: sim.baseUrl,
+    apiKey: DEMO_KEY,
+  });
+});
+
+test('permissions: "Stop scanning this site" in the popup gives the site\'s host back', async ({ firefox }) => {
+  const grants = { grantedOrigins: () => firefox.grantedOrigins(), answerPrompt: () => firefox.answerPermissionPrompt('allow') };
+  await stopScanningGivesSiteBack(new FirefoxDriver(firefox), grants, {
+    pageUrl: `${sim.origin.replace('127.0.0.1', LAN_HOST)}/pages/siem/kibana-discover.html`,
+    // What the e2e build's manifest grants.
+    keep: ['http://127.0.0.1/*', 'https://ipswamp.com/*'],
+  });
 });

@@ -22,6 +22,12 @@ describe('manifest', () => {
     expect(JSON.stringify(manifestFor('production'))).not.toMatch(/127\.0\.0\.1|localhost/);
   });
 
+  it('Chrome builds require the first Chrome with highlight inheritance; Firefox builds do not carry the key', () => {
+    // The marks' ::highlight() rules are on :root / :host only and reach the IPs by inheritance.
+    for (const mode of ['production', 'e2e', 'demo']) expect(manifestFor(mode).minimum_chrome_version).toBe('134');
+    expect(manifestFor('production', 'firefox')).not.toHaveProperty('minimum_chrome_version');
+  });
+
   it('Firefox build carries its add-on id and data collection declaration', () => {
     const gecko = (manifestFor('production', 'firefox').browser_specific_settings as { gecko: Record<string, unknown> }).gecko;
     expect(gecko.id).toBe('ip-reputation-lens@iplens.dev');

@@ -96,9 +96,10 @@ export async function registerSite(driver: ExtensionDriver, pageUrl: string, whi
   await options.waitForText(`Will add ${pattern}`);
   await options.clickButton('Add site');
   await whileAdding?.();
+  // Waited for in the list itself: another site listed already says "Access granted".
+  const listed = () => options.evaluate(() => document.querySelector('[aria-label="Sites to scan"]')?.textContent ?? '', null);
+  await waitUntil(listed, (text) => text.includes(pattern), `${pattern} in "Sites to scan"`);
   await options.waitForText('Access granted');
-  const listed = await options.evaluate(() => document.querySelector('[aria-label="Sites to scan"]')?.textContent ?? '', null);
-  expect(listed).toContain(pattern);
   await options.close();
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findIps } from '@/lib/ip';
 import { cachedFinder } from '@/lib/page/match-cache';
 
@@ -17,19 +17,30 @@ describe('IP finding cached by text', () => {
     expect(find).toHaveBeenCalledTimes(2);
   });
 
-  it('does not keep long texts, and stays within its entry and character bounds', () => {
+  it('does not keep long texts', () => {
     const find = vi.fn(findIps);
-    const cached = cachedFinder(find, { maxTextLength: 20, maxEntries: 3, maxChars: 1000 });
+    const cached = cachedFinder(find, { maxTextLength: 20 });
     const long = `log line with 8.8.8.8 and more text`;
     cached(long);
     cached(long);
     expect(find).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps a text that keeps coming back when its generation fills, and forgets one that does not', () => {
+    const find = vi.fn(findIps);
+    const cached = cachedFinder(find, { maxEntries: 3 });
     for (const t of ['1.1.1.1', '2.2.2.2', '3.3.3.3']) cached(t);
-    expect(find).toHaveBeenCalledTimes(5);
-    cached('1.1.1.1');
-    expect(find).toHaveBeenCalledTimes(5);
-    // A fourth entry starts a fresh map: the oldest texts are searched again when they return.
+    expect(find).toHaveBeenCalledTimes(3);
+    // A fourth text fills the young generation: the three become the old one, still known.
     cached('4.4.4.4');
+    cached('1.1.1.1');
+    expect(find).toHaveBeenCalledTimes(4);
+    // 1.1.1.1, read again, moved to the young generation with 4.4.4.4; two more texts fill it.
+    cached('5.5.5.5');
+    cached('6.6.6.6');
+    cached('1.1.1.1');
+    expect(find).toHaveBeenCalledTimes(6);
+    // 2.2.2.2 was not read for two generations: it is gone and searched again.
     cached('2.2.2.2');
     expect(find).toHaveBeenCalledTimes(7);
 
@@ -37,7 +48,38 @@ describe('IP finding cached by text', () => {
     const small = cachedFinder(byChars, { maxChars: 10 });
     small('1.1.1.1');
     small('2.2.2.2');
+    small('3.3.3.3');
     small('1.1.1.1');
-    expect(byChars).toHaveBeenCalledTimes(3);
+    expect(byChars).toHaveBeenCalledTimes(4);
+  });
+
+  describe('sized by what is live', () => {
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+
+    it('forgets texts not read again within two idle periods, and then stops its timer', () => {
+      const find = vi.fn(findIps);
+      const cached = cachedFinder(find, { idleMs: 1000 });
+      cached('gone 1.1.1.1');
+      cached('live 2.2.2.2');
+      // A live tail re-renders its rows every second: their text is read every period.
+      for (let s = 0; s < 5; s++) {
+        vi.advanceTimersByTime(1000);
+        cached('live 2.2.2.2');
+      }
+      expect(find).toHaveBeenCalledTimes(2);
+      cached('gone 1.1.1.1');
+      expect(find).toHaveBeenCalledTimes(3);
+      // The page goes quiet: two periods later nothing is kept and no timer is left.
+      vi.advanceTimersByTime(2000);
+      expect(vi.getTimerCount()).toBe(0);
+      cached('live 2.2.2.2');
+      expect(find).toHaveBeenCalledTimes(4);
+    });
+  });
+
+  it('gives every text without an IP the same empty result', () => {
+    const cached = cachedFinder(findIps);
+    expect(cached('no address here')).toBe(cached('nor here'));
   });
 });
