@@ -54,6 +54,11 @@ export interface SkipOptions {
   isOwnUi?: (element: Element) => boolean;
 }
 
+/** Script, style, form field and the like by tag alone (one property read and a set lookup). */
+export function isSkippedTag(element: Element): boolean {
+  return SKIPPED_TAGS.has(element.tagName);
+}
+
 /** Checked for each element during a walk: cheap property reads only, no style or layout. */
 export function isSkippedElement(element: Element, options: SkipOptions = {}): boolean {
   if (SKIPPED_TAGS.has(element.tagName)) return true;

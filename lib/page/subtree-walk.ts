@@ -7,15 +7,18 @@
  * nodes). So the walk has two passes:
  *   1. text: a TreeWalker over text nodes alone. Skipped regions (scripts, form fields,
  *      editors, see skip-rules.ts) are found up front with one `querySelectorAll`, in document
- *      order, and a text node that could hold an IP (the cheap character test) is checked
- *      against the next region only; text that cannot hold one is handed over unchecked (its
- *      visitor only clears what it held before);
+ *      order. The walk meets them in that order, so it only watches for the first text node of
+ *      the next region (an identity test per node, issue 10: a `compareDocumentPosition` per
+ *      candidate text was a measurable share of the 200,000-cell page) and, on reaching it,
+ *      jumps past the region's last node. The page can change between slices, so each slice
+ *      starts with one position check of where it stands, and a text whose own parent is
+ *      skipped (script, style, form field) is never read whatever happened;
  *   2. shadow roots: an element-only walk reading `shadowRoot`, the one thing text cannot tell.
  * Neither pass calls into JS per node through a filter callback (about 5× slower, DESIGN.md).
  * Regions are read when the walk starts: an editor the page adds later is caught by the
  * mutation path (isInsideSkipped), which rescans what the page adds.
  */
-import { couldHoldIp, isSkippedElement, SKIPPED_SELECTOR, type SkipOptions } from './skip-rules';
+import { couldHoldIp, isSkippedElement, isSkippedTag, SKIPPED_SELECTOR, type SkipOptions } from './skip-rules';
 
 export interface WalkVisitor {
   /** Reads one text node; false when it stopped half-way (a huge node, out of time). */
@@ -35,6 +38,8 @@ export class SubtreeWalk {
   /** Top-level skipped regions inside the root, in document order, not nested. */
   private readonly regions: Element[];
   private region = 0;
+  /** The first text node of regions[region] (null: none left, or the region holds no text). */
+  private regionStart: Text | null = null;
   private finished = false;
 
   constructor(
@@ -70,10 +75,16 @@ export class SubtreeWalk {
   }
 
   private stepText(expired: () => boolean): boolean {
-    let node = this.nextText;
+    let node: Text | null = this.nextText;
+    if (node && this.regions.length > 0) node = this.resync(node);
     let count = 0;
     while (node) {
-      if (!couldHoldIp(node.data) || !this.isSkipped(node)) {
+      if (node === this.regionStart) {
+        // Entering a skipped region: on past its last node, and watch for the next region.
+        node = this.pastRegion(this.regions[this.region]!);
+        continue;
+      }
+      if (!couldHoldIp(node.data) || !this.isOwnOrSkippedParent(node)) {
         if (!this.visitor.text(node)) {
           // Comes back to the same node next time.
           this.nextText = node;
@@ -90,9 +101,65 @@ export class SubtreeWalk {
     return true;
   }
 
+  /**
+   * At the start of a slice: the page may have moved things since the last one. One position
+   * check finds the region the walk is in or next to, and its first text node anew; the node
+   * to read next, or the first one past a region it stands in.
+   */
+  private resync(node: Text): Text | null {
+    const { regions } = this;
+    while (this.region < regions.length) {
+      const region = regions[this.region]!;
+      const position = region.compareDocumentPosition(node);
+      if (position & Node.DOCUMENT_POSITION_CONTAINED_BY) return this.pastRegion(region);
+      // The node comes before the region: this is the next one to meet.
+      if (!(position & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_DISCONNECTED))) break;
+      this.region++;
+    }
+    this.regionStart = this.firstTextOfRegion();
+    return node;
+  }
+
+  /** Skips the rest of `region`: the first text node after it. */
+  private pastRegion(region: Element): Text | null {
+    this.region++;
+    this.regionStart = this.firstTextOfRegion();
+    if (!this.texts) return null;
+    let last: Node = region;
+    while (last.lastChild) last = last.lastChild;
+    this.texts.currentNode = last;
+    return this.texts.nextNode() as Text | null;
+  }
+
+  /** The first text node of the next region that holds any (regions without text are passed). */
+  private firstTextOfRegion(): Text | null {
+    const { regions } = this;
+    for (; this.region < regions.length; this.region++) {
+      const region = regions[this.region]!;
+      const first = region.isConnected ? (documentOf(this.root).createTreeWalker(region, NodeFilter.SHOW_TEXT).nextNode() as Text | null) : null;
+      if (first) return first;
+    }
+    return null;
+  }
+
+  /**
+   * Checked for each text that could hold an IP, in O(1): a skipped parent (a script or field
+   * the page put there after the walk began), or our own UI.
+   */
+  private isOwnOrSkippedParent(node: Text): boolean {
+    const el = node.parentElement;
+    if (!el || el === this.root) return false;
+    return isSkippedTag(el) || (this.skip.isOwnUi?.(el) ?? false);
+  }
+
   /** Only open roots are visible to us (closed ones are the page's private business). */
   private stepShadowRoots(expired: () => boolean): boolean {
-    const walker = (this.elements ??= documentOf(this.root).createTreeWalker(this.root, NodeFilter.SHOW_ELEMENT));
+    if (!this.elements) {
+      this.elements = documentOf(this.root).createTreeWalker(this.root, NodeFilter.SHOW_ELEMENT);
+      // The regions again from the first: this pass starts over at the top of the root.
+      this.region = 0;
+    }
+    const walker = this.elements;
     let count = 0;
     for (let el = walker.nextNode() as Element | null; el; el = walker.nextNode() as Element | null) {
       const shadow = el.shadowRoot;
@@ -103,8 +170,8 @@ export class SubtreeWalk {
   }
 
   /**
-   * Whether a node lies in a skipped region. Nodes come in document order, so the regions
-   * before it are passed for good: one `compareDocumentPosition` per call, usually.
+   * Whether a shadow host lies in a skipped region (hosts are few: a position check each).
+   * Hosts come in document order, so the regions before one are passed for good.
    */
   private isSkipped(node: Node): boolean {
     const { regions } = this;
