@@ -14,12 +14,12 @@ export interface PageLimits {
   /** Characters of text the whole-page scan reads. */
   maxChars: number;
   /**
-   * Text nodes one piece of urgent work reads (a row on screen, what the page just added)
-   * before the rest of it waits with the whole-page scan, and so obeys the limits above. A row
-   * holds a few dozen; when the viewport sample finds no row over a huge table, the table
-   * itself is what it hands over, and that is not "what is on screen".
+   * Nodes (elements and texts) one piece of urgent work looks at (a row on screen, what the
+   * page just added) before the rest of it waits with the whole-page scan, and so obeys the
+   * limits above. A row holds a few dozen; when the viewport sample finds no row over a huge
+   * table, the table itself is what it hands over, and that is not "what is on screen".
    */
-  maxUrgentTextNodes: number;
+  maxUrgentNodes: number;
 }
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = {
@@ -27,11 +27,11 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = {
   maxMatchesPerNode: 2_000,
   maxTextNodes: 2_000_000,
   maxChars: 64 * 1024 * 1024,
-  maxUrgentTextNodes: 10_000,
+  maxUrgentNodes: 20_000,
 };
 
 /** Text longer than this is scanned in pieces across time slices, not in one call. */
 export const LARGE_TEXT = 64 * 1024;
 
 /** The limits that stop the whole-page scan (an urgent piece of work too big is only demoted). */
-export type LimitReached = Exclude<keyof PageLimits, 'maxUrgentTextNodes'>;
+export type LimitReached = Exclude<keyof PageLimits, 'maxUrgentNodes'>;

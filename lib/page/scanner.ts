@@ -11,7 +11,7 @@
  * Nothing the page holds can stall a slice (issue 10): a huge text node is read in pieces
  * across slices, and past the page limits (page-limits.ts) the whole-page scan stops and
  * `onLimit` says so; urgent work goes on. Urgent work is held to the limits too: a piece of it
- * that reads more than `maxUrgentTextNodes` (a whole table handed over as "on screen") goes on
+ * that looks at more than `maxUrgentNodes` (a whole table handed over as "on screen") goes on
  * as part of the whole-page scan, which the limits stop.
  */
 import { forEachIpFrom } from '../ip/find-ips';
@@ -67,8 +67,6 @@ export class Scanner {
   private stopped = false;
   private textNodes = 0;
   private chars = 0;
-  /** Text nodes read by the current urgent walk. */
-  private urgentTexts = 0;
   private limitReached: LimitReached | null = null;
 
   constructor(private readonly deps: ScannerDeps) {
@@ -129,8 +127,6 @@ export class Scanner {
       if (this.current === 'background') {
         this.textNodes++;
         this.chars += data.length;
-      } else {
-        this.urgentTexts++;
       }
       if (!couldHoldIp(data)) {
         if (this.deps.store.occurrencesOfNode(node).length > 0) this.deps.store.setMatches(node, NO_MATCHES, this.change);
@@ -218,7 +214,6 @@ export class Scanner {
         // callback: a live tail replaces 20,000 text nodes a second.
         if (!root.isConnected || ((priority === 'urgent' || root.nodeType === Node.TEXT_NODE) && isInsideSkipped(root, this.deps.skip))) continue;
         this.current = priority;
-        if (priority === 'urgent') this.urgentTexts = 0;
         return (this.walks[priority] = new SubtreeWalk(root, this.visitor, this.deps.skip));
       }
     }
@@ -243,10 +238,10 @@ export class Scanner {
           if (this.change.added.length + this.change.removed.length >= FLUSH_EVERY) this.flush();
           // Urgent work queued meanwhile (by onChange) pauses a background walk.
           if (priority === 'background') return slicer.expired() || this.queues.urgent.size > 0;
-          return slicer.expired() || this.urgentTexts >= this.limits.maxUrgentTextNodes;
+          return slicer.expired() || walk.nodesSeen >= this.limits.maxUrgentNodes;
         });
         if (finished && this.walks[priority] === walk) this.walks[priority] = null;
-        else if (priority === 'urgent' && this.walks.urgent === walk && this.urgentTexts >= this.limits.maxUrgentTextNodes) this.demote(walk);
+        else if (priority === 'urgent' && this.walks.urgent === walk && walk.nodesSeen >= this.limits.maxUrgentNodes) this.demote(walk);
         this.checkPageLimits();
         if (slicer.expired()) {
           this.flush();

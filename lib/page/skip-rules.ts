@@ -21,9 +21,6 @@ const SKIPPED_TAGS = new Set([
   'math',
 ]);
 
-/** The same elements as a selector, for finding them under a root in one native call. */
-export const SKIPPED_SELECTOR = [...SKIPPED_TAGS].map((t) => t.toLowerCase()).join(',') + ',[contenteditable]';
-
 /** The shortest text that can hold an address (`::1`). */
 const MIN_IP_LENGTH = 3;
 

@@ -81,7 +81,8 @@ describe('SubtreeWalk', () => {
     document.body.innerHTML = Array.from({ length: 200 }, (_, i) => `<p>1.1.1.${i}</p>`).join('') + '<div id="ed" contenteditable><b>2.2.2.2</b></div><p>tail 3.3.3.3</p>';
     const texts: string[] = [];
     const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data) > 0, shadowRoot: () => {} });
-    expect(walk.step(() => true)).toBe(false);
+    // Into the text pass (the element pass lists the regions first).
+    while (texts.length === 0) expect(walk.step(() => true)).toBe(false);
     // Between slices: the editor's first text is replaced, a new editor appears ahead of the
     // walk, and a script lands right after the row the walk stands at.
     const editor = document.getElementById('ed')!;
@@ -100,6 +101,22 @@ describe('SubtreeWalk', () => {
     // The new editor came after the regions were listed: it is the mutation path's to skip
     // (isInsideSkipped); the script is caught by its tag; the old editor's new text is skipped.
     expect(read).not.toMatch(/2\.2\.2\.2|4\.4\.4\.4|6\.6\.6\.6/);
+  });
+
+  it('does no unsliced work over the subtree: no querySelectorAll, the first slice looks at 64 elements', () => {
+    document.body.innerHTML = `<table>${Array.from({ length: 1_000 }, (_, i) => `<tr><td>10.4.${i >> 8}.${i & 255}</td></tr>`).join('')}</table><script>z = "1.2.3.4"</script>`;
+    const query = vi.spyOn(Element.prototype, 'querySelectorAll');
+    const texts: string[] = [];
+    let elements = 0;
+    const skip = { isOwnUi: () => (elements++, false) };
+    const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data) > 0, shadowRoot: () => {} }, skip);
+    // Over 200,000 cells one querySelectorAll of the skipped elements was a 57 ms call.
+    expect(walk.step(() => true)).toBe(false);
+    expect(elements).toBe(64);
+    while (!walk.step(() => true));
+    expect(query).not.toHaveBeenCalled();
+    query.mockRestore();
+    expect(texts).toHaveLength(1_000);
   });
 
   it('skips shadow hosts inside skipped regions after the text pass', () => {
