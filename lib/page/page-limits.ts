@@ -13,6 +13,13 @@ export interface PageLimits {
   maxTextNodes: number;
   /** Characters of text the whole-page scan reads. */
   maxChars: number;
+  /**
+   * Nodes (elements and texts) one piece of urgent work looks at (a row on screen, what the
+   * page just added) before the rest of it waits with the whole-page scan, and so obeys the
+   * limits above. A row holds a few dozen; when the viewport sample finds no row over a huge
+   * table, the table itself is what it hands over, and that is not "what is on screen".
+   */
+  maxUrgentNodes: number;
 }
 
 export const DEFAULT_PAGE_LIMITS: PageLimits = {
@@ -20,9 +27,11 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = {
   maxMatchesPerNode: 2_000,
   maxTextNodes: 2_000_000,
   maxChars: 64 * 1024 * 1024,
+  maxUrgentNodes: 20_000,
 };
 
 /** Text longer than this is scanned in pieces across time slices, not in one call. */
 export const LARGE_TEXT = 64 * 1024;
 
-export type LimitReached = keyof PageLimits;
+/** The limits that stop the whole-page scan (an urgent piece of work too big is only demoted). */
+export type LimitReached = Exclude<keyof PageLimits, 'maxUrgentNodes'>;

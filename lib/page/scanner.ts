@@ -10,7 +10,9 @@
  *
  * Nothing the page holds can stall a slice (issue 10): a huge text node is read in pieces
  * across slices, and past the page limits (page-limits.ts) the whole-page scan stops and
- * `onLimit` says so; urgent work goes on.
+ * `onLimit` says so; urgent work goes on. Urgent work is held to the limits too: a piece of it
+ * that looks at more than `maxUrgentNodes` (a whole table handed over as "on screen") goes on
+ * as part of the whole-page scan, which the limits stop.
  */
 import { forEachIpFrom } from '../ip/find-ips';
 import type { IpMatch } from '../ip/types';
@@ -191,6 +193,17 @@ export class Scanner {
     else if (this.deps.store.occurrenceCount > limits.maxOccurrences) this.reachLimit('maxOccurrences');
   }
 
+  /**
+   * An urgent walk past its size: the rest of it is whole-page work, counted against the page
+   * limits (and dropped once they stopped the whole-page scan).
+   */
+  private demote(walk: SubtreeWalk): void {
+    this.walks.urgent = null;
+    if (this.limitReached && this.limitReached !== 'maxMatchesPerNode') return;
+    if (!this.walks.background) this.walks.background = walk;
+    else this.queues.background.push(walk.root);
+  }
+
   /** The walk to work on now: urgent first, then the background scan where it stood. */
   private nextWalk(): SubtreeWalk | null {
     for (const priority of ['urgent', 'background'] as const) {
@@ -224,9 +237,11 @@ export class Scanner {
         const finished = walk.step(() => {
           if (this.change.added.length + this.change.removed.length >= FLUSH_EVERY) this.flush();
           // Urgent work queued meanwhile (by onChange) pauses a background walk.
-          return slicer.expired() || (priority === 'background' && this.queues.urgent.size > 0);
+          if (priority === 'background') return slicer.expired() || this.queues.urgent.size > 0;
+          return slicer.expired() || walk.nodesSeen >= this.limits.maxUrgentNodes;
         });
         if (finished && this.walks[priority] === walk) this.walks[priority] = null;
+        else if (priority === 'urgent' && this.walks.urgent === walk && walk.nodesSeen >= this.limits.maxUrgentNodes) this.demote(walk);
         this.checkPageLimits();
         if (slicer.expired()) {
           this.flush();

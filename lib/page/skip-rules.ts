@@ -21,9 +21,6 @@ const SKIPPED_TAGS = new Set([
   'math',
 ]);
 
-/** The same elements as a selector, for finding them under a root in one native call. */
-export const SKIPPED_SELECTOR = [...SKIPPED_TAGS].map((t) => t.toLowerCase()).join(',') + ',[contenteditable]';
-
 /** The shortest text that can hold an address (`::1`). */
 const MIN_IP_LENGTH = 3;
 
@@ -52,6 +49,11 @@ export interface SkipOptions {
    * every element inside it.
    */
   isOwnUi?: (element: Element) => boolean;
+}
+
+/** Script, style, form field and the like by tag alone (one property read and a set lookup). */
+export function isSkippedTag(element: Element): boolean {
+  return SKIPPED_TAGS.has(element.tagName);
 }
 
 /** Checked for each element during a walk: cheap property reads only, no style or layout. */

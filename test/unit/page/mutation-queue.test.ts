@@ -2,6 +2,36 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MutationQueue, type MutationBatch } from '@/lib/page/mutation-queue';
 
+/**
+ * An observer fed by hand with records shaped as the DOM standard queues them: one record for
+ * a whole `replaceChildren` or fragment insert (happy-dom queues one per node).
+ */
+function fakeObserver() {
+  let deliver: MutationCallback = () => {};
+  const observer = {
+    observe() {},
+    disconnect() {},
+    takeRecords: (): MutationRecord[] => [],
+  };
+  return {
+    create: (callback: MutationCallback) => ((deliver = callback), observer),
+    /** Delivers one childList record; counts how many of its added nodes are read. */
+    childList(target: Node, added: Node[], removed: Node[] = []) {
+      const reads = { count: 0 };
+      const addedNodes = new Proxy(added, {
+        get(list, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads.count++;
+          if (key === Symbol.iterator) reads.count += list.length;
+          return Reflect.get(list, key, receiver) as unknown;
+        },
+      });
+      const record = { type: 'childList', target, addedNodes, removedNodes: removed } as unknown as MutationRecord;
+      deliver([record], observer as unknown as MutationObserver);
+      return reads;
+    },
+  };
+}
+
 describe('mutation queue', () => {
   afterEach(() => {
     document.body.replaceChildren();
@@ -48,5 +78,80 @@ describe('mutation queue', () => {
     await new Promise((r) => setTimeout(r, 0));
     queue.flush();
     expect(batches).toHaveLength(1);
+  });
+  it('hands over the parent, not each node, when a record replaces its children', () => {
+    const batches: MutationBatch[] = [];
+    const fake = fakeObserver();
+    const queue = new MutationQueue((b) => batches.push(b), () => {}, { createObserver: fake.create });
+    const storm = document.createElement('div');
+    const old = document.createElement('p');
+    document.body.append(storm);
+    const rows = Array.from({ length: 10_000 }, () => document.createElement('div'));
+    for (const row of rows) storm.appendChild(row);
+    // What `storm.replaceChildren(...rows)` queues: one record.
+    const reads = fake.childList(storm, rows, [old]);
+    queue.flush();
+    // One root for the scanner's sliced walk, not 10,000 roots read in the page's frame.
+    expect(batches).toEqual([{ touched: [storm], removed: true }]);
+    expect(reads.count).toBe(0);
+    // A few rows appended to a long list are still handed over one by one.
+    const more = [document.createElement('div'), document.createElement('div')];
+    storm.append(...more);
+    fake.childList(storm, more);
+    queue.flush();
+    expect(batches[1]).toEqual({ touched: more, removed: false });
+    queue.disconnect();
+  });
+
+  it('reads records for a bounded time per scheduled flush and carries the rest over', async () => {
+    const batches: MutationBatch[] = [];
+    const scheduled: (() => void)[] = [];
+    // Each look at the clock is 0.1 ms later: a 1 ms budget reads about 10 × 64 records.
+    let clock = 0;
+    const queue = new MutationQueue((b) => batches.push(b), (f) => scheduled.push(f), { budgetMs: 1, now: () => (clock += 0.1) });
+    const list = document.createElement('div');
+    document.body.append(list);
+    queue.observe(document.body);
+    // 5,000 records of one added node each (a page appending rows one call at a time).
+    const total = 5_000;
+    for (let i = 0; i < total; i++) list.appendChild(document.createElement('span'));
+    await Promise.resolve();
+    expect(scheduled).toHaveLength(1);
+    scheduled.shift()!();
+    // The first flush stopped well short of the backlog and asked for another.
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.touched.length).toBeGreaterThan(0);
+    expect(batches[0]!.touched.length).toBeLessThanOrEqual(64 * 11);
+    expect(queue.pending).toBe(total - batches[0]!.touched.length);
+    expect(scheduled).toHaveLength(1);
+    // Later flushes read the rest, in order, each node once.
+    while (scheduled.length) scheduled.shift()!();
+    const all = batches.flatMap((b) => b.touched);
+    expect(all).toEqual([...list.children]);
+    expect(batches.length).toBeGreaterThan(5);
+    expect(queue.pending).toBe(0);
+    queue.disconnect();
+  });
+
+  it('stops inside one record that adds many nodes to a longer list, and resumes there', () => {
+    const batches: MutationBatch[] = [];
+    const scheduled: (() => void)[] = [];
+    let clock = 0;
+    const fake = fakeObserver();
+    const queue = new MutationQueue((b) => batches.push(b), (f) => scheduled.push(f), { budgetMs: 1, now: () => (clock += 0.1), createObserver: fake.create });
+    const list = document.createElement('div');
+    for (let i = 0; i < 3_000; i++) list.appendChild(document.createElement('i'));
+    document.body.append(list);
+    // 1,000 rows added at once to a list of 3,000: not "most of its children", read one by one.
+    const rows = Array.from({ length: 1_000 }, () => document.createElement('b'));
+    for (const row of rows) list.appendChild(row);
+    const reads = fake.childList(list, rows);
+    scheduled.shift()!();
+    expect(batches[0]!.touched.length).toBeLessThanOrEqual(64 * 11);
+    expect(reads.count).toBeLessThanOrEqual(64 * 11);
+    expect(scheduled).toHaveLength(1);
+    while (scheduled.length) scheduled.shift()!();
+    expect(batches.flatMap((b) => b.touched)).toEqual(rows);
+    queue.disconnect();
   });
 });

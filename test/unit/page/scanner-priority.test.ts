@@ -46,4 +46,45 @@ describe('Scanner priorities', () => {
     await scanner.enqueue(document.querySelector('p')!.firstChild!, 'background');
     expect([...store.ips()]).toEqual(['1.1.1.1']);
   });
+
+  it('holds urgent work to the page limits: a root past maxUrgentNodes goes on as whole-page work', async () => {
+    const cells = Array.from({ length: 1_000 }, (_, i) => `<td>10.2.${i >> 8}.${i & 255}</td>`).join('');
+    document.body.innerHTML = `<table><tr>${cells}</tr></table>`;
+    const slicer = recordingSlicer();
+    const store = new OccurrenceStore(fakeRangeFactory);
+    const scanner = new Scanner({ findIps, store, slicer, onChange: () => {}, limits: { maxUrgentNodes: 100 } });
+    // The viewport sample found no row: the whole table was handed over as "on screen".
+    await scanner.enqueue(document.querySelector('table')!, 'urgent');
+    // All of it is read (no page limit reached), but past 100 nodes at background priority.
+    expect(store.ipCount).toBe(1_000);
+    const firstBackground = slicer.priorities.indexOf('background');
+    expect(firstBackground).toBeGreaterThan(0);
+    expect(firstBackground).toBeLessThanOrEqual(3);
+    expect(slicer.priorities.slice(firstBackground).every((p) => p === 'background')).toBe(true);
+  });
+
+  it('past the page limits, reads no more of an urgent root than maxUrgentNodes', async () => {
+    const cells = Array.from({ length: 1_000 }, (_, i) => `<td>10.3.${i >> 8}.${i & 255}</td>`).join('');
+    document.body.innerHTML = `<table><tr>${cells}</tr></table>`;
+    const store = new OccurrenceStore(fakeRangeFactory);
+    const limits: string[] = [];
+    const scanner = new Scanner({
+      findIps,
+      store,
+      slicer: recordingSlicer(),
+      onChange: () => {},
+      onLimit: (l) => limits.push(l),
+      limits: { maxTextNodes: 10, maxUrgentNodes: 1_500 },
+    });
+    await scanner.enqueue(document.body, 'background');
+    expect(limits).toEqual(['maxTextNodes']);
+    const afterBackground = store.ipCount;
+    expect(afterBackground).toBeLessThan(100);
+    await scanner.enqueue(document.querySelector('table')!, 'urgent');
+    // 1,500 nodes: the table's 1,003 elements, then about 500 cells (and at most one clock
+    // check's worth more: the walk looks every 64 nodes), not the 1,000.
+    expect(store.ipCount).toBeGreaterThanOrEqual(497);
+    expect(store.ipCount).toBeLessThan(497 + 64);
+    expect(scanner.busy).toBe(false);
+  });
 });

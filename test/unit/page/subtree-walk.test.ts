@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SubtreeWalk } from '@/lib/page/subtree-walk';
 
 function collect(root: Node, isOwnUi?: (el: Element) => boolean) {
@@ -57,5 +57,73 @@ describe('SubtreeWalk', () => {
     expect(collect(t).texts).toEqual(['5.6.7.8']);
     document.body.innerHTML = '<div><p>x</p><script>y = "1.2.3.4"</script></div><p>z</p>';
     expect(collect(document.body).texts).toEqual(['x', 'z']);
+  });
+
+  it('checks candidate texts against skipped regions without a position check each (issue 10)', () => {
+    // A table of candidates with the page's scripts after it (the 200,000-cell page's shape).
+    const rows = Array.from({ length: 500 }, (_, i) => `<tr><td>10.0.${i >> 8}.${i & 255}</td><td>10.1.${i >> 8}.${i & 255}</td></tr>`).join('');
+    document.body.innerHTML = `<table>${rows}</table><div contenteditable><p>7.7.7.7</p></div><p>after 9.9.9.9</p><script>x = "1.2.3.4"</script>`;
+    const compare = vi.spyOn(Node.prototype, 'compareDocumentPosition');
+    const texts: string[] = [];
+    const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data) > 0, shadowRoot: () => {} });
+    let slices = 1;
+    while (!walk.step(() => true)) slices++;
+    const calls = compare.mock.calls.length;
+    compare.mockRestore();
+    expect(texts.filter((t) => t.includes('.'))).toHaveLength(1_001);
+    expect(texts).toContain('after 9.9.9.9');
+    expect(texts.join()).not.toMatch(/7\.7\.7\.7|1\.2\.3\.4/);
+    // One position check per slice at most (a few more as regions are passed), not per text.
+    expect(calls).toBeLessThanOrEqual(slices + 2);
+  });
+
+  it('finds its place again when the page moves things between slices', () => {
+    document.body.innerHTML = Array.from({ length: 200 }, (_, i) => `<p>1.1.1.${i}</p>`).join('') + '<div id="ed" contenteditable><b>2.2.2.2</b></div><p>tail 3.3.3.3</p>';
+    const texts: string[] = [];
+    const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data) > 0, shadowRoot: () => {} });
+    // Into the text pass (the element pass lists the regions first).
+    while (texts.length === 0) expect(walk.step(() => true)).toBe(false);
+    // Between slices: the editor's first text is replaced, a new editor appears ahead of the
+    // walk, and a script lands right after the row the walk stands at.
+    const editor = document.getElementById('ed')!;
+    editor.prepend(document.createElement('i'), '4.4.4.4');
+    const second = document.createElement('div');
+    second.setAttribute('contenteditable', '');
+    second.textContent = '5.5.5.5';
+    document.body.insertBefore(second, document.body.children[150]!);
+    const script = document.createElement('script');
+    script.textContent = 'y = "6.6.6.6"';
+    document.body.insertBefore(script, document.body.children[100]!);
+    while (!walk.step(() => true));
+    const read = texts.join(' ');
+    expect(read).toContain('1.1.1.199');
+    expect(read).toContain('tail 3.3.3.3');
+    // The new editor came after the regions were listed: it is the mutation path's to skip
+    // (isInsideSkipped); the script is caught by its tag; the old editor's new text is skipped.
+    expect(read).not.toMatch(/2\.2\.2\.2|4\.4\.4\.4|6\.6\.6\.6/);
+  });
+
+  it('does no unsliced work over the subtree: no querySelectorAll, the first slice looks at 64 elements', () => {
+    document.body.innerHTML = `<table>${Array.from({ length: 1_000 }, (_, i) => `<tr><td>10.4.${i >> 8}.${i & 255}</td></tr>`).join('')}</table><script>z = "1.2.3.4"</script>`;
+    const query = vi.spyOn(Element.prototype, 'querySelectorAll');
+    const texts: string[] = [];
+    let elements = 0;
+    const skip = { isOwnUi: () => (elements++, false) };
+    const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data) > 0, shadowRoot: () => {} }, skip);
+    // Over 200,000 cells one querySelectorAll of the skipped elements was a 57 ms call.
+    expect(walk.step(() => true)).toBe(false);
+    expect(elements).toBe(64);
+    while (!walk.step(() => true));
+    expect(query).not.toHaveBeenCalled();
+    query.mockRestore();
+    expect(texts).toHaveLength(1_000);
+  });
+
+  it('skips shadow hosts inside skipped regions after the text pass', () => {
+    document.body.innerHTML = '<p>1.1.1.1</p><div contenteditable><x-in></x-in></div><x-out></x-out>';
+    const inside = document.querySelector('x-in')!.attachShadow({ mode: 'open' });
+    const outside = document.querySelector('x-out')!.attachShadow({ mode: 'open' });
+    expect(collect(document.body).shadows).toEqual([outside]);
+    expect(inside).toBeTruthy();
   });
 });
