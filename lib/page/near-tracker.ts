@@ -30,7 +30,12 @@ export interface NearTracker<T> {
   untrack(element: Element, item: T): void;
   /** Forgets parked elements that left the page or were parked longer than `parkMs`. */
   releaseParked(): void;
-  /** Where a tracked element is now; 'unknown' until the observers have said (a new element). */
+  /**
+   * Where a tracked element is now; 'unknown' until the observers have said (a new element).
+   * An element not tracked (a cell holding no IP, such as a live tail's time column) is where
+   * its row is, when the row is tracked through another cell: 'near' when the row's chunk is
+   * near, 'far' when it is known far; 'unknown' for a row never seen (a row the page just added).
+   */
   nearnessOf(element: Element): Nearness | 'far' | 'unknown';
   /** Calls onNear again for everything near the viewport now (visible first). */
   replay(): void;
@@ -244,6 +249,18 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     }
   }
 
+  /**
+   * An untracked element's row, as its chunk says (see nearnessOf). Without it, every text a
+   * live tail re-rendered in its IP-less columns was 'unknown', so scanned as urgent: 5,000 of
+   * them a second on a 5,000-event list, ahead of the new row at the top (issue 16).
+   */
+  function nearnessOfRow(element: Element): 'near' | 'far' | 'unknown' {
+    const chunk = chunkOfItem.get(listItemOf(element));
+    if (!chunk) return 'unknown';
+    if (chunk.near) return 'near';
+    return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';
+  }
+
   /** Stops tracking an element (its items all left, and it was parked long enough). */
   function forget(element: Element): void {
     itemsOf.deleteKey(element);
@@ -284,7 +301,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       const nearness = fineState.get(element);
       if (nearness) return nearness;
       const item = itemOfElement.get(element);
-      const chunk = item ? chunkOfItem.get(item) : undefined;
+      if (!item) return nearnessOfRow(element);
+      const chunk = chunkOfItem.get(item);
       if (!chunk) return 'unknown';
       if (chunk.near) return fineReported.has(element) ? 'far' : 'unknown';
       return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';

@@ -447,23 +447,27 @@ export class PageLens {
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
       this.pruneForgottenIps();
     }
-    // What the page just added is what the analyst is watching: before the initial scan.
-    // Text replaced far from the screen (a live tail re-rendering 5,000 rows) waits behind what
-    // is on screen. Skipped regions are checked by the scanner, in its slices.
+    // What the page just added is what the analyst is watching: before the initial scan, text
+    // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,
+    // its IP-less columns too: their rows say where they are) waits behind what is on screen.
+    // Skipped regions are checked by the scanner, in its slices.
+    const later: Node[] = [];
     const far: Node[] = [];
     for (const node of batch.touched) {
-      if (this.isKnownFar(node)) far.push(node);
-      else void this.scanner.enqueue(node, 'urgent');
+      const nearness = this.nearnessOfNode(node);
+      if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
+      else if (nearness === 'far') far.push(node);
+      else later.push(node);
     }
+    for (const node of later) void this.scanner.enqueue(node, 'urgent');
     for (const node of far) void this.scanner.enqueue(node, 'background');
     this.navigation.check();
   }
 
-  /** Text whose element is tracked and known to be far from the viewport. */
-  private isKnownFar(node: Node): boolean {
-    if (node.nodeType !== Node.TEXT_NODE) return false;
-    const parent = node.parentNode;
-    return parent?.nodeType === Node.ELEMENT_NODE && this.tracker.nearnessOf(parent as Element) === 'far';
+  /** Where the element of a touched node (itself, or a text's parent) is, as far as known. */
+  private nearnessOfNode(node: Node): Nearness | 'far' | 'unknown' {
+    const el = node.nodeType === Node.TEXT_NODE ? node.parentNode : node;
+    return el?.nodeType === Node.ELEMENT_NODE ? this.tracker.nearnessOf(el as Element) : 'unknown';
   }
 
   private scheduleSummary(): void {

@@ -208,6 +208,27 @@ describe('near tracker', () => {
     expect(far.flat()).not.toContain('r1');
   });
 
+  // Issue 16 (a new row at the top waited behind the list's other columns): a live tail
+  // re-renders every cell, also those holding no IP, which are never tracked. They are where
+  // their row is, so only those near the screen are read first.
+  it('places an untracked cell where its row is, when the row is tracked through another cell', () => {
+    const { tracker, coarse, cell, rowEls } = setup(8);
+    for (let r = 0; r < 8; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 70, intersecting: true },
+      { target: rowEls[4]!, top: 9000, intersecting: false },
+      { target: rowEls[7]!, top: 9060, intersecting: false },
+    ]);
+    expect(tracker.nearnessOf(cell(1, 2))).toBe('near');
+    expect(tracker.nearnessOf(cell(5, 2))).toBe('far');
+    // A row the page just added is not known yet.
+    const fresh = document.createElement('tr');
+    fresh.innerHTML = '<td>x</td><td>y</td><td>z</td>';
+    rowEls[0]!.before(fresh);
+    expect(tracker.nearnessOf(fresh.children[2]!)).toBe('unknown');
+  });
+
   it('forgets a parked element once it leaves the page or stays empty past its parking time', () => {
     const clock = { now: 0 };
     const { tracker, coarse, fine, cell, rowEls } = setup(8, clock);
