@@ -22,7 +22,7 @@ import { Scanner } from './scanner';
 import { hasStaticMarkStyles } from './static-styles';
 import { isInsideSkipped, type SkipOptions } from './skip-rules';
 import { createTimeSlicer, type TimeSlicer } from './time-slicer';
-import { createNearTracker, type Nearness, type NearTracker } from './near-tracker';
+import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './near-tracker';
 import { sampleViewport } from './viewport-sample';
 
 export interface PageLensDeps extends DisplaySettings {
@@ -85,6 +85,8 @@ export class PageLens {
   /** Store size at which far occurrences are dropped next (see evictFar). */
   private evictAt: number;
   private resampleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
+  private screenRows: ReadonlySet<Element> = new Set();
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -147,7 +149,9 @@ export class PageLens {
 
   private scanVisible(): void {
     const sample = this.deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win));
-    for (const element of sample()) {
+    const rows = sample();
+    this.screenRows = new Set(rows);
+    for (const element of rows) {
       // A form field or editable region on screen is no row of ours (a walk never skips its root).
       if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
     }
@@ -456,12 +460,27 @@ export class PageLens {
     for (const node of batch.touched) {
       const nearness = this.nearnessOfNode(node);
       if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
-      else if (nearness === 'far') far.push(node);
+      else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
       else later.push(node);
     }
     for (const node of later) void this.scanner.enqueue(node, 'urgent');
     for (const node of far) void this.scanner.enqueue(node, 'background');
     this.navigation.check();
+  }
+
+  /**
+   * Text replaced in a row that no observer has placed yet and that was not on screen at the
+   * last viewport sample: read with the whole-page scan, not before it. A live tail whose rows
+   * were not all read yet re-renders every one of them each second: taken as urgent, those
+   * 20,000 text nodes a second were the whole page again, ahead of the rows the analyst had
+   * just scrolled to, and the page never got read past its first screens (tail16c). Rows the
+   * page adds (elements) stay urgent, and a scroll samples the screen again (RESAMPLE_MS).
+   */
+  private isUnseenText(node: Node): boolean {
+    if (node.nodeType !== Node.TEXT_NODE) return false;
+    const parent = node.parentNode;
+    if (parent?.nodeType !== Node.ELEMENT_NODE) return false;
+    return !this.screenRows.has(listItemOf(parent as Element));
   }
 
   /** Where the element of a touched node (itself, or a text's parent) is, as far as known. */

@@ -133,6 +133,57 @@ describe('PageLens on hostile pages', () => {
   });
 });
 
+// tail16c: a live tail re-renders every row each second, also rows no observer has placed yet
+// (not read so far). Taken as urgent, they were the whole page again, each second, ahead of
+// the rows on screen and of the whole-page scan, which never got past the first screens.
+describe('PageLens on a list re-rendered before it was read', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('reads replaced text in the rows on screen and rows the page adds first, the rest with the page scan', async () => {
+    const row = (i: number, text: string) => `<li><span>${text}</span><span>row ${i}</span></li>`;
+    const find = (text: string) => {
+      read.push(text);
+      return findIps(text);
+    };
+    const read: string[] = [];
+    document.body.innerHTML = `<ul id="list">${Array.from({ length: 40 }, (_, i) => row(i, `12:00:${10 + i}`)).join('')}</ul>`;
+    const rows = () => [...document.querySelectorAll('li')];
+    const onScreen = rows()[30]!;
+    const vis = fakeTracker<Occurrence>();
+    let flushes: (() => void)[] = [];
+    const lens = new PageLens({
+      findIps: find,
+      classifyIp,
+      lookup: async (ips) => ({ ok: true, value: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) }),
+      thresholds: DEFAULT_THRESHOLDS,
+      markStyle: 'underline',
+      sendPrivate: false,
+      highlighterEnv: fakeHighlighterEnv(),
+      rangeFactory: fakeRangeFactory,
+      slicer: eagerSlicer,
+      scheduleFlush: (f) => flushes.push(f),
+      createTracker: vis.create,
+      caret: () => null,
+      sampleViewport: () => [onScreen],
+    });
+    await lens.start();
+    read.length = 0;
+    // The page re-renders every row (new text nodes, IPs now) and adds one at the top.
+    rows().forEach((li, i) => (li.firstElementChild!.textContent = `from 45.33.1.${i + 1}`));
+    document.getElementById('list')!.insertAdjacentHTML('afterbegin', row(99, 'new 185.220.101.1'));
+    const f = flushes;
+    flushes = [];
+    f.forEach((x) => x());
+    await lens.idle();
+    // The row on screen and the added row first, then the rest in page order.
+    expect(read.slice(0, 2).sort()).toEqual(['from 45.33.1.31', 'new 185.220.101.1']);
+    expect(read[2]).toBe('from 45.33.1.1');
+    expect(lens.store.ipCount).toBe(41);
+  });
+});
+
 describe('PageLens memory on a page that changes for ever', () => {
   it('keeps answers and classes for IPs that left the page only up to a bound', async () => {
     const { lens, runFlushes } = setup('<div id="live"></div>', { visible: () => [] });
