@@ -28,6 +28,12 @@ export interface NearTracker<T> {
    * again is shown at once by `track` (issue 16, below).
    */
   untrack(element: Element, item: T): void;
+  /**
+   * The page moved an element (a list recycling its bottom rows to the top, a reordered keyed
+   * list): if it is a row we track, it leaves its chunk, whose ends no longer say where it is,
+   * for a chunk where it stands now.
+   */
+  relocate(element: Element): void;
   /** Forgets parked elements that left the page or were parked longer than `parkMs`. */
   releaseParked(): void;
   /**
@@ -226,9 +232,17 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   }
 
   function removeItem(item: Element): void {
+    elementsOfItem.deleteKey(item);
+    detachItem(item);
+  }
+
+  /**
+   * Takes a row out of its chunk (its cells keep their tracking). A chunk's ends speak for its
+   * middle only while its rows stay consecutive in the page.
+   */
+  function detachItem(item: Element): void {
     const chunk = chunkOfItem.get(item);
     chunkOfItem.delete(item);
-    elementsOfItem.deleteKey(item);
     if (!chunk) return;
     const index = chunk.items.indexOf(item);
     const wasFirst = index === 0;
@@ -288,6 +302,13 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     untrack(element, value) {
       if (!itemsOf.has(element)) return;
       if (itemsOf.remove(element, value) === 0) parked.set(element, now());
+    },
+    relocate(element) {
+      const chunk = chunkOfItem.get(element);
+      // A row alone in its chunk, or the one the open chunk ends with, is where its ends say.
+      if (!chunk || chunk.items.length === 1) return;
+      detachItem(element);
+      addItem(element);
     },
     releaseParked() {
       const before = now() - parkMs;

@@ -458,6 +458,8 @@ export class PageLens {
     const later: Node[] = [];
     const far: Node[] = [];
     for (const node of batch.touched) {
+      // A row the page moved (recycled from the bottom to the top) is placed where it is now.
+      if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
       const nearness = this.nearnessOfNode(node);
       if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
       else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);

@@ -70,6 +70,7 @@ export function fakeTracker<T>() {
         items?.delete(item);
         if (items?.size === 0) parked.add(el);
       },
+      relocate() {},
       releaseParked() {
         for (const el of parked) {
           parked.delete(el);
