@@ -57,6 +57,12 @@ const MAX_FORGOTTEN_IPS = 5_000;
 
 /** After a scroll stops, how long before the screen is sampled again. */
 const RESAMPLE_MS = 120;
+/**
+ * During a scroll that does not stop, the screen is still sampled this often: text the page
+ * replaces in rows not read yet waits for the whole-page scan unless a sample saw its row on
+ * screen (isUnseenText), and an analyst scrolling a live tail slowly never stops for 120 ms.
+ */
+const RESAMPLE_MAX_WAIT_MS = 250;
 
 export class PageLens {
   readonly store: OccurrenceStore;
@@ -87,6 +93,7 @@ export class PageLens {
   private resampleTimer: ReturnType<typeof setTimeout> | undefined;
   /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
   private screenRows: ReadonlySet<Element> = new Set();
+  private sampledAt = -Infinity;
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -151,6 +158,7 @@ export class PageLens {
     const sample = this.deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win));
     const rows = sample();
     this.screenRows = new Set(rows);
+    this.sampledAt = performance.now();
     for (const element of rows) {
       // A form field or editable region on screen is no row of ours (a walk never skips its root).
       if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
@@ -388,8 +396,13 @@ export class PageLens {
   }
 
   private scheduleResample(): void {
+    // Overdue: the sample already asked for is not put off again.
+    if (this.resampleTimer !== undefined && performance.now() - this.sampledAt >= RESAMPLE_MAX_WAIT_MS) return;
     clearTimeout(this.resampleTimer);
-    this.resampleTimer = setTimeout(() => this.scanVisible(), RESAMPLE_MS);
+    this.resampleTimer = setTimeout(() => {
+      this.resampleTimer = undefined;
+      this.scanVisible();
+    }, RESAMPLE_MS);
   }
 
   /**

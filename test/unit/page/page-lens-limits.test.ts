@@ -4,7 +4,7 @@
  * limits degrade to marking what is on screen, work added by the page goes before the rest of
  * the initial scan, and nodes that left the page are not kept.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyIp, findIps } from '@/lib/ip';
 import type { LookupSender } from '@/lib/page/lookup-queue';
 import type { Occurrence } from '@/lib/page/occurrence-store';
@@ -181,6 +181,55 @@ describe('PageLens on a list re-rendered before it was read', () => {
     expect(read.slice(0, 2).sort()).toEqual(['from 45.33.1.31', 'new 185.220.101.1']);
     expect(read[2]).toBe('from 45.33.1.1');
     expect(lens.store.ipCount).toBe(41);
+  });
+});
+
+describe('PageLens while the analyst scrolls', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.replaceChildren();
+  });
+
+  // tail16c: text replaced in rows not read yet waits for the page scan unless a sample saw
+  // its row on screen, and the sample came only 120 ms after the scroll stopped: never, on a
+  // live tail scrolled slowly all the time (bench page scrolls 12 px every 50 ms).
+  it('samples the screen again during a long scroll, not only once it stops', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let samples = 0;
+    // A document of its own: lenses of other tests listen to the shared one.
+    const doc = document.implementation.createHTMLDocument('scrolled');
+    doc.body.innerHTML = '<p>10.0.0.1</p>';
+    const lens = new PageLens({
+      doc,
+      findIps,
+      classifyIp,
+      lookup: async () => ({ ok: true, value: [] }),
+      thresholds: DEFAULT_THRESHOLDS,
+      markStyle: 'underline',
+      sendPrivate: false,
+      highlighterEnv: fakeHighlighterEnv(),
+      rangeFactory: fakeRangeFactory,
+      slicer: eagerSlicer,
+      scheduleFlush: () => {},
+      createTracker: fakeTracker<Occurrence>().create,
+      caret: () => null,
+      sampleViewport: () => {
+        samples++;
+        return [];
+      },
+    });
+    await lens.start();
+    expect(samples).toBe(1);
+    for (let t = 0; t < 1_000; t += 50) {
+      doc.dispatchEvent(new Event('scroll'));
+      vi.advanceTimersByTime(50);
+    }
+    expect(samples).toBeGreaterThanOrEqual(3);
+    // And once more after the scroll stopped.
+    const during = samples;
+    vi.advanceTimersByTime(200);
+    expect(samples).toBe(during + 1);
+    lens.dispose();
   });
 });
 
