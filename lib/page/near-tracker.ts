@@ -28,9 +28,20 @@ export interface NearTracker<T> {
    * again is shown at once by `track` (issue 16, below).
    */
   untrack(element: Element, item: T): void;
+  /**
+   * The page moved an element (a list recycling its bottom rows to the top, a reordered keyed
+   * list): if it is a row we track, it leaves its chunk, whose ends no longer say where it is,
+   * for a chunk where it stands now.
+   */
+  relocate(element: Element): void;
   /** Forgets parked elements that left the page or were parked longer than `parkMs`. */
   releaseParked(): void;
-  /** Where a tracked element is now; 'unknown' until the observers have said (a new element). */
+  /**
+   * Where a tracked element is now; 'unknown' until the observers have said (a new element).
+   * An element not tracked (a cell holding no IP, such as a live tail's time column) is where
+   * its row is, when the row is tracked through another cell: 'near' when the row's chunk is
+   * near, 'far' when it is known far; 'unknown' for a row never seen (a row the page just added).
+   */
   nearnessOf(element: Element): Nearness | 'far' | 'unknown';
   /** Calls onNear again for everything near the viewport now (visible first). */
   replay(): void;
@@ -254,9 +265,17 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   }
 
   function removeItem(item: Element): void {
+    elementsOfItem.deleteKey(item);
+    detachItem(item);
+  }
+
+  /**
+   * Takes a row out of its chunk (its cells keep their tracking). A chunk's ends speak for its
+   * middle only while its rows stay consecutive in the page.
+   */
+  function detachItem(item: Element): void {
     const chunk = chunkOfItem.get(item);
     chunkOfItem.delete(item);
-    elementsOfItem.deleteKey(item);
     if (!chunk) return;
     const index = chunk.items.indexOf(item);
     const wasFirst = index === 0;
@@ -275,6 +294,18 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       chunk.last = 'unknown';
       observeEnd(chunk.items[chunk.items.length - 1]!);
     }
+  }
+
+  /**
+   * An untracked element's row, as its chunk says (see nearnessOf). Without it, every text a
+   * live tail re-rendered in its IP-less columns was 'unknown', so scanned as urgent: 5,000 of
+   * them a second on a 5,000-event list, ahead of the new row at the top (issue 16).
+   */
+  function nearnessOfRow(element: Element): 'near' | 'far' | 'unknown' {
+    const chunk = chunkOfItem.get(listItemOf(element));
+    if (!chunk) return 'unknown';
+    if (chunk.near) return 'near';
+    return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';
   }
 
   /** Stops tracking an element (its items all left, and it was parked long enough). */
@@ -305,6 +336,13 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       if (!itemsOf.has(element)) return;
       if (itemsOf.remove(element, value) === 0) parked.set(element, now());
     },
+    relocate(element) {
+      const chunk = chunkOfItem.get(element);
+      // A row alone in its chunk, or the one the open chunk ends with, is where its ends say.
+      if (!chunk || chunk.items.length === 1) return;
+      detachItem(element);
+      addItem(element);
+    },
     releaseParked() {
       const before = now() - parkMs;
       for (const [element, at] of parked) {
@@ -317,7 +355,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       const nearness = fineState.get(element);
       if (nearness) return nearness;
       const item = itemOfElement.get(element);
-      const chunk = item ? chunkOfItem.get(item) : undefined;
+      if (!item) return nearnessOfRow(element);
+      const chunk = chunkOfItem.get(item);
       if (!chunk) return 'unknown';
       if (chunk.near) return fineReported.has(element) ? 'far' : 'unknown';
       return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';

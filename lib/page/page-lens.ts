@@ -22,7 +22,7 @@ import { Scanner } from './scanner';
 import { hasStaticMarkStyles } from './static-styles';
 import { isInsideSkipped, type SkipOptions } from './skip-rules';
 import { createTimeSlicer, type TimeSlicer } from './time-slicer';
-import { createNearTracker, type Nearness, type NearTracker } from './near-tracker';
+import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './near-tracker';
 import { sampleViewport } from './viewport-sample';
 
 export interface PageLensDeps extends DisplaySettings {
@@ -57,6 +57,12 @@ const MAX_FORGOTTEN_IPS = 5_000;
 
 /** After a scroll stops, how long before the screen is sampled again. */
 const RESAMPLE_MS = 120;
+/**
+ * During a scroll that does not stop, the screen is still sampled this often: text the page
+ * replaces in rows not read yet waits for the whole-page scan unless a sample saw its row on
+ * screen (isUnseenText), and an analyst scrolling a live tail slowly never stops for 120 ms.
+ */
+const RESAMPLE_MAX_WAIT_MS = 250;
 
 export class PageLens {
   readonly store: OccurrenceStore;
@@ -85,6 +91,9 @@ export class PageLens {
   /** Store size at which far occurrences are dropped next (see evictFar). */
   private evictAt: number;
   private resampleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
+  private screenRows: ReadonlySet<Element> = new Set();
+  private sampledAt = -Infinity;
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -147,7 +156,10 @@ export class PageLens {
 
   private scanVisible(): void {
     const sample = this.deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win));
-    for (const element of sample()) {
+    const rows = sample();
+    this.screenRows = new Set(rows);
+    this.sampledAt = performance.now();
+    for (const element of rows) {
       // A form field or editable region on screen is no row of ours (a walk never skips its root).
       if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
     }
@@ -384,8 +396,13 @@ export class PageLens {
   }
 
   private scheduleResample(): void {
+    // Overdue: the sample already asked for is not put off again.
+    if (this.resampleTimer !== undefined && performance.now() - this.sampledAt >= RESAMPLE_MAX_WAIT_MS) return;
     clearTimeout(this.resampleTimer);
-    this.resampleTimer = setTimeout(() => this.scanVisible(), RESAMPLE_MS);
+    this.resampleTimer = setTimeout(() => {
+      this.resampleTimer = undefined;
+      this.scanVisible();
+    }, RESAMPLE_MS);
   }
 
   /**
@@ -447,23 +464,44 @@ export class PageLens {
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
       this.pruneForgottenIps();
     }
-    // What the page just added is what the analyst is watching: before the initial scan.
-    // Text replaced far from the screen (a live tail re-rendering 5,000 rows) waits behind what
-    // is on screen. Skipped regions are checked by the scanner, in its slices.
+    // What the page just added is what the analyst is watching: before the initial scan, text
+    // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,
+    // its IP-less columns too: their rows say where they are) waits behind what is on screen.
+    // Skipped regions are checked by the scanner, in its slices.
+    const later: Node[] = [];
     const far: Node[] = [];
     for (const node of batch.touched) {
-      if (this.isKnownFar(node)) far.push(node);
-      else void this.scanner.enqueue(node, 'urgent');
+      // A row the page moved (recycled from the bottom to the top) is placed where it is now.
+      if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
+      const nearness = this.nearnessOfNode(node);
+      if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
+      else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
+      else later.push(node);
     }
+    for (const node of later) void this.scanner.enqueue(node, 'urgent');
     for (const node of far) void this.scanner.enqueue(node, 'background');
     this.navigation.check();
   }
 
-  /** Text whose element is tracked and known to be far from the viewport. */
-  private isKnownFar(node: Node): boolean {
+  /**
+   * Text replaced in a row that no observer has placed yet and that was not on screen at the
+   * last viewport sample: read with the whole-page scan, not before it. A live tail whose rows
+   * were not all read yet re-renders every one of them each second: taken as urgent, those
+   * 20,000 text nodes a second were the whole page again, ahead of the rows the analyst had
+   * just scrolled to, and the page never got read past its first screens (tail16c). Rows the
+   * page adds (elements) stay urgent, and a scroll samples the screen again (RESAMPLE_MS).
+   */
+  private isUnseenText(node: Node): boolean {
     if (node.nodeType !== Node.TEXT_NODE) return false;
     const parent = node.parentNode;
-    return parent?.nodeType === Node.ELEMENT_NODE && this.tracker.nearnessOf(parent as Element) === 'far';
+    if (parent?.nodeType !== Node.ELEMENT_NODE) return false;
+    return !this.screenRows.has(listItemOf(parent as Element));
+  }
+
+  /** Where the element of a touched node (itself, or a text's parent) is, as far as known. */
+  private nearnessOfNode(node: Node): Nearness | 'far' | 'unknown' {
+    const el = node.nodeType === Node.TEXT_NODE ? node.parentNode : node;
+    return el?.nodeType === Node.ELEMENT_NODE ? this.tracker.nearnessOf(el as Element) : 'unknown';
   }
 
   private scheduleSummary(): void {

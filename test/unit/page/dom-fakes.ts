@@ -6,7 +6,7 @@
 import type { HighlighterEnv } from '@/lib/page/highlighter';
 import type { RangeFactory } from '@/lib/page/occurrence-store';
 import type { TimeSlicer } from '@/lib/page/time-slicer';
-import type { Nearness, NearTracker, NearTrackerOptions } from '@/lib/page/near-tracker';
+import { listItemOf, type Nearness, type NearTracker, type NearTrackerOptions } from '@/lib/page/near-tracker';
 
 export class FakeHighlight extends Set<AbstractRange> {
   priority = 0;
@@ -70,6 +70,7 @@ export function fakeTracker<T>() {
         items?.delete(item);
         if (items?.size === 0) parked.add(el);
       },
+      relocate() {},
       releaseParked() {
         for (const el of parked) {
           parked.delete(el);
@@ -79,7 +80,18 @@ export function fakeTracker<T>() {
         }
       },
       nearnessOf(el) {
-        return state.get(el) ?? (tracked.has(el) ? 'far' : 'unknown');
+        const own = state.get(el);
+        if (own) return own;
+        if (tracked.has(el)) return 'far';
+        // As the real one: an untracked element is where its row is, if another cell tracks it.
+        const row = listItemOf(el);
+        let rowTracked = false;
+        for (const t of tracked.keys()) {
+          if (!row.contains(t)) continue;
+          if (state.has(t)) return 'near';
+          rowTracked = true;
+        }
+        return rowTracked ? 'far' : 'unknown';
       },
       replay() {
         for (const nearness of ['visible', 'near'] as const) {

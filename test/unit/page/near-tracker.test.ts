@@ -244,6 +244,55 @@ describe('near tracker', () => {
     expect(far.flat()).not.toContain('r1');
   });
 
+  // Issue 16 (a new row at the top waited behind the list's other columns): a live tail
+  // re-renders every cell, also those holding no IP, which are never tracked. They are where
+  // their row is, so only those near the screen are read first.
+  it('places an untracked cell where its row is, when the row is tracked through another cell', () => {
+    const { tracker, coarse, cell, rowEls } = setup(8);
+    for (let r = 0; r < 8; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 70, intersecting: true },
+      { target: rowEls[4]!, top: 9000, intersecting: false },
+      { target: rowEls[7]!, top: 9060, intersecting: false },
+    ]);
+    expect(tracker.nearnessOf(cell(1, 2))).toBe('near');
+    expect(tracker.nearnessOf(cell(5, 2))).toBe('far');
+    // A row the page just added is not known yet.
+    const fresh = document.createElement('tr');
+    fresh.innerHTML = '<td>x</td><td>y</td><td>z</td>';
+    rowEls[0]!.before(fresh);
+    expect(tracker.nearnessOf(fresh.children[2]!)).toBe('unknown');
+  });
+
+  // Issue 16, page-live's CI failure (the same rows' addresses unmarked at return 14): the live
+  // list recycles its bottom rows to the top. A chunk's ends say where its rows are only while
+  // they stay consecutive: a row moved out of the middle of a far chunk onto the screen was
+  // neither observed nor marked, whatever the observers reported about the chunk's ends.
+  it('places a row the page moved where it stands now, not where its old chunk is', () => {
+    const { tracker, coarse, fine, cell, rowEls, near } = setup(12);
+    const tbody = rowEls[0]!.parentElement!;
+    // 400 px rows: the first two on screen, the next two within the margin, the rest far below.
+    const where = (el: Element) => {
+      const top = 400 * [...tbody.children].indexOf(el.closest('tr')!);
+      return { top, height: 400, intersecting: top < 1600 };
+    };
+    for (let r = 0; r < 12; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fireDue(where);
+    fine.fireDue(where);
+    expect(tracker.nearnessOf(cell(10, 0))).toBe('far');
+    // The page moves row 10 (the middle of the last chunk) to the top.
+    tbody.prepend(rowEls[10]!);
+    tracker.relocate(rowEls[10]!);
+    coarse.fireDue(where);
+    fine.fireDue(where);
+    expect(tracker.nearnessOf(cell(10, 0))).toBe('visible');
+    expect(near.at(-1)).toEqual([['r10'], 'visible']);
+    // The old chunk's rows far below are still tracked and far.
+    expect(tracker.nearnessOf(cell(9, 0))).toBe('far');
+    expect(fine.targets.has(cell(9, 0))).toBe(false);
+  });
+
   it('forgets a parked element once it leaves the page or stays empty past its parking time', () => {
     const clock = { now: 0 };
     const { tracker, coarse, fine, cell, rowEls } = setup(8, clock);

@@ -4,7 +4,7 @@
  * limits degrade to marking what is on screen, work added by the page goes before the rest of
  * the initial scan, and nodes that left the page are not kept.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyIp, findIps } from '@/lib/ip';
 import type { LookupSender } from '@/lib/page/lookup-queue';
 import type { Occurrence } from '@/lib/page/occurrence-store';
@@ -130,6 +130,106 @@ describe('PageLens on hostile pages', () => {
     expect(checked).toBe(true);
     expect(seenEarly).toBe(true);
     expect(lens.store.countOf(ipAt(2_999))).toBe(1);
+  });
+});
+
+// tail16c: a live tail re-renders every row each second, also rows no observer has placed yet
+// (not read so far). Taken as urgent, they were the whole page again, each second, ahead of
+// the rows on screen and of the whole-page scan, which never got past the first screens.
+describe('PageLens on a list re-rendered before it was read', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('reads replaced text in the rows on screen and rows the page adds first, the rest with the page scan', async () => {
+    const row = (i: number, text: string) => `<li><span>${text}</span><span>row ${i}</span></li>`;
+    const find = (text: string) => {
+      read.push(text);
+      return findIps(text);
+    };
+    const read: string[] = [];
+    document.body.innerHTML = `<ul id="list">${Array.from({ length: 40 }, (_, i) => row(i, `12:00:${10 + i}`)).join('')}</ul>`;
+    const rows = () => [...document.querySelectorAll('li')];
+    const onScreen = rows()[30]!;
+    const vis = fakeTracker<Occurrence>();
+    let flushes: (() => void)[] = [];
+    const lens = new PageLens({
+      findIps: find,
+      classifyIp,
+      lookup: async (ips) => ({ ok: true, value: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) }),
+      thresholds: DEFAULT_THRESHOLDS,
+      markStyle: 'underline',
+      sendPrivate: false,
+      highlighterEnv: fakeHighlighterEnv(),
+      rangeFactory: fakeRangeFactory,
+      slicer: eagerSlicer,
+      scheduleFlush: (f) => flushes.push(f),
+      createTracker: vis.create,
+      caret: () => null,
+      sampleViewport: () => [onScreen],
+    });
+    await lens.start();
+    read.length = 0;
+    // The page re-renders every row (new text nodes, IPs now) and adds one at the top.
+    rows().forEach((li, i) => (li.firstElementChild!.textContent = `from 45.33.1.${i + 1}`));
+    document.getElementById('list')!.insertAdjacentHTML('afterbegin', row(99, 'new 185.220.101.1'));
+    const f = flushes;
+    flushes = [];
+    f.forEach((x) => x());
+    await lens.idle();
+    // The row on screen and the added row first, then the rest in page order.
+    expect(read.slice(0, 2).sort()).toEqual(['from 45.33.1.31', 'new 185.220.101.1']);
+    expect(read[2]).toBe('from 45.33.1.1');
+    expect(lens.store.ipCount).toBe(41);
+  });
+});
+
+describe('PageLens while the analyst scrolls', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.replaceChildren();
+  });
+
+  // tail16c: text replaced in rows not read yet waits for the page scan unless a sample saw
+  // its row on screen, and the sample came only 120 ms after the scroll stopped: never, on a
+  // live tail scrolled slowly all the time (bench page scrolls 12 px every 50 ms).
+  it('samples the screen again during a long scroll, not only once it stops', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let samples = 0;
+    // A document of its own: lenses of other tests listen to the shared one.
+    const doc = document.implementation.createHTMLDocument('scrolled');
+    doc.body.innerHTML = '<p>10.0.0.1</p>';
+    const lens = new PageLens({
+      doc,
+      findIps,
+      classifyIp,
+      lookup: async () => ({ ok: true, value: [] }),
+      thresholds: DEFAULT_THRESHOLDS,
+      markStyle: 'underline',
+      sendPrivate: false,
+      highlighterEnv: fakeHighlighterEnv(),
+      rangeFactory: fakeRangeFactory,
+      slicer: eagerSlicer,
+      scheduleFlush: () => {},
+      createTracker: fakeTracker<Occurrence>().create,
+      caret: () => null,
+      sampleViewport: () => {
+        samples++;
+        return [];
+      },
+    });
+    await lens.start();
+    expect(samples).toBe(1);
+    for (let t = 0; t < 1_000; t += 50) {
+      doc.dispatchEvent(new Event('scroll'));
+      vi.advanceTimersByTime(50);
+    }
+    expect(samples).toBeGreaterThanOrEqual(3);
+    // And once more after the scroll stopped.
+    const during = samples;
+    vi.advanceTimersByTime(200);
+    expect(samples).toBe(during + 1);
+    lens.dispose();
   });
 });
 

@@ -157,6 +157,35 @@ describe('PageLens', () => {
     expect(find.mock.calls.map(([text]) => text)).toEqual(['at 1.0.0.1', 'at 8.8.4.4']);
   });
 
+  // Issue 16: a live tail re-renders every cell of every row, the IP-less ones too (its time
+  // column). Those of rows far from the screen waited ahead of the rows on screen (they were
+  // never tracked, so "unknown", so urgent): on a 5,000-event list, 5,000 of them a second.
+  it('a re-rendered list reads the cells on screen first, also before the IP-less cells of far rows', async () => {
+    const row = (i: number, minute: number) => `<li><span>12:${minute}:${10 + i}</span><span>45.33.${minute}.${i + 1}</span></li>`;
+    const find = vi.fn(findIps);
+    const { lens, vis, settle } = setup(`<ul id="list">${Array.from({ length: 12 }, (_, i) => row(i, 10)).join('')}</ul>`, {
+      findIps: find,
+      slicer: tinySlicer(),
+    });
+    await lens.start();
+    const ipCells = [...document.querySelectorAll('li > span:last-child')];
+    // The last row is on screen, the others far (tracked, known far).
+    vis.reveal([ipCells[11]!]);
+    await lens.idle();
+    find.mockClear();
+    // Rows keyed by position (React): every cell's text node is replaced, the elements stay.
+    document.querySelectorAll('li').forEach((li, i) => {
+      li.children[0]!.textContent = `12:11:${10 + i}`;
+      li.children[1]!.textContent = `45.33.11.${i + 1}`;
+    });
+    await settle();
+    const texts = find.mock.calls.map(([text]) => text);
+    expect(texts[0]).toBe('45.33.11.12');
+    // Then the rest of the row on screen, and only then the far rows' cells.
+    expect(texts[1]).toBe('12:11:21');
+    expect(texts).toHaveLength(24);
+  });
+
   it('a list re-rendered with the same text costs no new finding work', async () => {
     const rows = '<li>login from 45.33.32.156</li><li>blocked 185.220.101.1</li><li>at 12:30:05</li>';
     const find = vi.fn(findIps);
