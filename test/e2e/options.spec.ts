@@ -93,9 +93,14 @@ test.describe('other sections', () => {
     await cap.press('Tab');
     await expect(page.getByText('Saved.').first()).toBeVisible();
     await page.getByLabel('Send private IPs').check();
-    await page.reload();
-    await expect(page.getByLabel('Per-page cap')).toHaveValue('250');
-    await expect(page.getByLabel('Send private IPs')).toBeChecked();
+    // The toggle saves at once, but asynchronously: a reload in the same millisecond can come
+    // first (seen with two workers in CI). Read it back until the save has landed; a save that
+    // is lost, not late, still fails here.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByLabel('Per-page cap')).toHaveValue('250', { timeout: 1_000 });
+      await expect(page.getByLabel('Send private IPs')).toBeChecked({ timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
   });
 
   test('severity thresholds must stay in order', async ({ context, extensionId }) => {
