@@ -33,13 +33,24 @@ function countingSlicer(every: number) {
   return s;
 }
 
-function setup(html: string, opts: { slicer?: TimeSlicer; limits?: Partial<PageLimits>; visible?: () => Element[] } = {}) {
-  document.body.innerHTML = html;
+interface SetupOptions {
+  slicer?: TimeSlicer;
+  limits?: Partial<PageLimits>;
+  visible?: () => Element[];
+  findIps?: typeof findIps;
+  /** A document of its own (lenses of other tests listen to the shared one). */
+  doc?: Document;
+}
+
+function setup(html: string, opts: SetupOptions = {}) {
+  const doc = opts.doc ?? document;
+  doc.body.innerHTML = html;
   const vis = fakeTracker<Occurrence>();
   const lookup: LookupSender = async (ips) => ({ ok: true, value: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) });
   let flushes: (() => void)[] = [];
   const lens = new PageLens({
-    findIps,
+    ...(opts.doc ? { doc: opts.doc } : {}),
+    findIps: opts.findIps ?? findIps,
     classifyIp,
     lookup,
     thresholds: DEFAULT_THRESHOLDS,
@@ -148,34 +159,15 @@ describe('PageLens on a list re-rendered before it was read', () => {
       return findIps(text);
     };
     const read: string[] = [];
-    document.body.innerHTML = `<ul id="list">${Array.from({ length: 40 }, (_, i) => row(i, `12:00:${10 + i}`)).join('')}</ul>`;
     const rows = () => [...document.querySelectorAll('li')];
-    const onScreen = rows()[30]!;
-    const vis = fakeTracker<Occurrence>();
-    let flushes: (() => void)[] = [];
-    const lens = new PageLens({
-      findIps: find,
-      classifyIp,
-      lookup: async (ips) => ({ ok: true, value: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) }),
-      thresholds: DEFAULT_THRESHOLDS,
-      markStyle: 'underline',
-      sendPrivate: false,
-      highlighterEnv: fakeHighlighterEnv(),
-      rangeFactory: fakeRangeFactory,
-      slicer: eagerSlicer,
-      scheduleFlush: (f) => flushes.push(f),
-      createTracker: vis.create,
-      caret: () => null,
-      sampleViewport: () => [onScreen],
-    });
+    const list = `<ul id="list">${Array.from({ length: 40 }, (_, i) => row(i, `12:00:${10 + i}`)).join('')}</ul>`;
+    const { lens, runFlushes } = setup(list, { findIps: find, visible: () => [rows()[30]!] });
     await lens.start();
     read.length = 0;
     // The page re-renders every row (new text nodes, IPs now) and adds one at the top.
     rows().forEach((li, i) => (li.firstElementChild!.textContent = `from 45.33.1.${i + 1}`));
     document.getElementById('list')!.insertAdjacentHTML('afterbegin', row(99, 'new 185.220.101.1'));
-    const f = flushes;
-    flushes = [];
-    f.forEach((x) => x());
+    runFlushes();
     await lens.idle();
     // The row on screen and the added row first, then the rest in page order.
     expect(read.slice(0, 2).sort()).toEqual(['from 45.33.1.31', 'new 185.220.101.1']);
@@ -198,22 +190,9 @@ describe('PageLens while the analyst scrolls', () => {
     let samples = 0;
     // A document of its own: lenses of other tests listen to the shared one.
     const doc = document.implementation.createHTMLDocument('scrolled');
-    doc.body.innerHTML = '<p>10.0.0.1</p>';
-    const lens = new PageLens({
+    const { lens } = setup('<p>10.0.0.1</p>', {
       doc,
-      findIps,
-      classifyIp,
-      lookup: async () => ({ ok: true, value: [] }),
-      thresholds: DEFAULT_THRESHOLDS,
-      markStyle: 'underline',
-      sendPrivate: false,
-      highlighterEnv: fakeHighlighterEnv(),
-      rangeFactory: fakeRangeFactory,
-      slicer: eagerSlicer,
-      scheduleFlush: () => {},
-      createTracker: fakeTracker<Occurrence>().create,
-      caret: () => null,
-      sampleViewport: () => {
+      visible: () => {
         samples++;
         return [];
       },
