@@ -121,8 +121,11 @@ test.describe('other sections', () => {
     expect(await previewCss()).toContain('text-decoration: underline');
     await page.getByLabel('Background').check();
     expect(await previewCss()).toContain('background-color');
-    await page.reload();
-    await expect(page.getByLabel('Background')).toBeChecked();
+    // Saved at once but asynchronously, as the policy toggle above: read back until it lands.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByLabel('Background')).toBeChecked({ timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
   });
 
   test('sites to scan: add one (its access shows as granted) and remove it', async ({ context, extensionId }) => {
