@@ -7,6 +7,7 @@ import { PageLens } from '@/lib/page/page-lens';
 import { DEFAULT_THRESHOLDS, type Severity } from '@/lib/severity';
 import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker, tinySlicer } from './dom-fakes';
 import type { Occurrence } from '@/lib/page/occurrence-store';
+import type { PaintScheduler } from '@/lib/page/paint-throttle';
 
 const found = (ip: string, score: number, extra: Partial<{ whitelisted: boolean; threatLevel: 'CRITICAL' | 'LOW' }> = {}): LookupResult => ({
   ip,
@@ -34,10 +35,10 @@ const DATA: Record<string, LookupResult> = {
 
 function setup(
   html: string,
-  opts: { findIps?: typeof findIps; classifyIp?: typeof classifyIp; slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult> } = {},
+  opts: { findIps?: typeof findIps; classifyIp?: typeof classifyIp; slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult>; schedulePaint?: PaintScheduler } = {},
 ) {
   document.body.innerHTML = html;
-  const env = fakeHighlighterEnv();
+  const env = { ...fakeHighlighterEnv(), ...(opts.schedulePaint ? { schedulePaint: opts.schedulePaint } : {}) };
   const vis = fakeTracker<Occurrence>();
   const sent: { ips: string[]; priority: string }[] = [];
   const lookup: LookupSender = async (ips, priority) => {
@@ -225,6 +226,27 @@ describe('PageLens', () => {
     // The old nodes' ranges are gone: every mark is on text in the page.
     const all = ['critical', 'high'].flatMap((s) => [...lens.store.occurrencesOfIp(s === 'critical' ? '185.220.101.1' : '45.33.32.156')]);
     expect(all.every((o) => o.node.isConnected)).toBe(true);
+  });
+
+  // Issue 11 (bench page, grid): with every mark change waiting for the 100 ms paint batch, a
+  // grid replacing its cells' text every scroll step showed marks in a fraction of its frames.
+  it('paints marks on screen and answers at once; marks near but off screen wait for the paint batch', async () => {
+    const batches: (() => void)[] = [];
+    const { lens, vis, env, names } = setup('<p id="a">185.220.101.1</p><p id="b">45.33.32.156</p>', {
+      schedulePaint: (apply) => batches.push(apply),
+    });
+    await lens.start();
+    const painted = () => [...env.names.values()].reduce((n, h) => n + h.size, 0);
+    vis.reveal([document.getElementById('b')!], 'near');
+    expect(painted()).toBe(0);
+    // Its answer comes: painted at once, the waiting near mark with it.
+    await lens.idle();
+    expect(names('high')).toEqual(['45.33.32.156']);
+    // On screen: in the highlights at once, no batch run.
+    vis.reveal([document.getElementById('a')!], 'visible');
+    expect(painted()).toBe(2);
+    await lens.idle();
+    expect(names('critical')).toEqual(['185.220.101.1']);
   });
 
   // Issue 11: the first badge summary classified every IP of the page in one task (30-40 ms on
