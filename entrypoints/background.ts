@@ -10,6 +10,7 @@ import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { sessionValue } from '@/lib/background/session-value';
 import { createPivotHandlers } from '@/lib/background/pivot-handlers';
+import { createSettingsHandlers } from '@/lib/background/settings-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
 import { createRouter } from '@/lib/message-router';
@@ -29,8 +30,9 @@ export default defineBackground(() => {
   const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks, pivots: pivotHandlers });
   const displayHandlers = createDisplayHandlers();
   const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service, frameAsks });
+  const settingsHandlers = createSettingsHandlers();
   const route = createRouter(
-    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers, ...pivotHandlers.handlers },
+    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers, ...pivotHandlers.handlers, ...settingsHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));

@@ -21,7 +21,7 @@ import {
   type ProtocolError,
 } from './protocol';
 import { PIVOT_ID, type PivotChoice } from './pivots';
-import { markStyleSchema, thresholdsSchema } from './settings';
+import { markStyleSchema, settingsSchema, thresholdsSchema, type Settings } from './settings';
 
 const ip = z.string().min(2).max(100);
 const ipList = z.array(ip).min(1).max(10_000);
@@ -52,6 +52,11 @@ export const messageSchemas = {
    * looked up as the analyst asked; the site's daily ceiling and the quota reserve still hold.
    */
   'ui:look-up-past-cap': z.object({ tabId: z.number().int().nonnegative(), ips: ipList }).strict(),
+  /**
+   * The options page's saves (lib/background/settings-handlers.ts): validated here field by
+   * field, then written by the worker, which outlives a page closed right after a change.
+   */
+  'ui:save-settings': z.object({ patch: settingsSchema.partial().strict() }).strict(),
   // ----- content script -> background -----
   /** `now`: answer what is known without a call, leave out the IPs queued for one (ask again). */
   'cs:lookup': z
@@ -114,6 +119,8 @@ export interface MessageReplies {
   'ui:scan-tab': { injected: boolean };
   'ui:get-page-cap': PageCapUsage;
   'ui:look-up-past-cap': LookupResult[];
+  /** The settings in force after the save (the key included: only extension pages may ask). */
+  'ui:save-settings': Settings;
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };

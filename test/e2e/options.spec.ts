@@ -103,6 +103,20 @@ test.describe('other sections', () => {
     }).toPass({ timeout: 10_000 });
   });
 
+  test('a toggle survives closing the options page right after the click', async ({ context, extensionId }) => {
+    const page = await context.newPage();
+    await page.goto(extensionUrl(extensionId, 'options.html'));
+    await page.getByLabel('Background').check();
+    // Closed in the same moment: the save is the background's, which outlives the page.
+    await page.close();
+    const again = await context.newPage();
+    await again.goto(extensionUrl(extensionId, 'options.html'));
+    await expect(async () => {
+      await again.reload();
+      await expect(again.getByLabel('Background')).toBeChecked({ timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
+  });
+
   test('severity thresholds must stay in order', async ({ context, extensionId }) => {
     const page = await context.newPage();
     await page.goto(extensionUrl(extensionId, 'options.html'));

@@ -69,7 +69,13 @@ const settingsModule = () => import('../../settings');
 function lazySettings(): UiServices['settings'] {
   return {
     get: async () => (await settingsModule()).getSettings(),
-    save: async (patch) => (await settingsModule()).saveSettings(patch),
+    // Written by the background, which finishes a save even if this page closes right after
+    // the click (lib/background/settings-handlers.ts).
+    save: async (patch) => {
+      const reply = await sendToBackground('ui:save-settings', { patch });
+      if (!reply.ok) throw new Error(reply.error.message);
+      return reply.value;
+    },
     policy: async () => {
       const m = await settingsModule();
       return m.managedView(await m.readManagedPolicy());
