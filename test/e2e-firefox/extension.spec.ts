@@ -23,7 +23,7 @@ import {
 import { keyMovesOutOfContentScriptsReach } from '../e2e/scenarios/key-store-scenario';
 import { cardKeepsOffPageTooltip } from '../e2e/scenarios/tooltip-scenario';
 import { pastTheCapHasItsOwnState } from '../e2e/scenarios/cap-scenario';
-import { marksSurviveScrollingDuringRerenders } from '../e2e/scenarios/live-list-scenarios';
+import { marksSurviveScrollingDuringRerenders, newTopEventMarkedAndLookedUp } from '../e2e/scenarios/live-list-scenarios';
 import { newApiAddressGivesOldHostBack, stopScanningGivesSiteBack } from '../e2e/scenarios/permission-removal-scenario';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
@@ -113,6 +113,10 @@ test('key: an older version\'s key in storage.local moves to IndexedDB; a conten
 
 test('page: marks on screen survive scrolling away and back while the list re-renders', async ({ firefox }) => {
   await marksSurviveScrollingDuringRerenders(new FirefoxDriver(firefox), sim);
+});
+
+test('page: a new event at the top of a 5,000-event live tail is marked and looked up while the list keeps re-rendering', async ({ firefox }) => {
+  await newTopEventMarkedAndLookedUp(new FirefoxDriver(firefox), sim);
 });
 
 // Last: they move the API back to loopback, which the tests above do not expect.

@@ -8,6 +8,8 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { markedIps, usePageSimulator } from './page-support';
 import { extensionUrl, tabIdOf } from './ui-helpers';
+import { ChromiumDriver } from './chromium-driver';
+import { newTopEventMarkedAndLookedUp } from './scenarios/live-list-scenarios';
 
 const env = usePageSimulator({ scanLoopback: true });
 
@@ -110,35 +112,5 @@ test('1,000-deep nested shadow roots: the deepest level is scanned and marked', 
 });
 
 test('live tail of 5,000 events: a new event at the top is marked and looked up while the list keeps re-rendering', async ({ context, extensionId }) => {
-  const page = await context.newPage();
-  await page.goto(hostileUrl('live-tail.html?manual=1'));
-  const ext = await context.newPage();
-  await ext.goto(extensionUrl(extensionId, 'options.html'));
-  const tabId = await tabIdOf(ext, page.url());
-  /** How many distinct IPs the content script has found so far. */
-  const found = () =>
-    ext.evaluate(async (id) => {
-      type Tabs = { sendMessage(t: number, m: object): Promise<{ ok: boolean; value?: { ips: unknown[] } }> };
-      const reply = await (globalThis as unknown as { chrome: { tabs: Tabs } }).chrome.tabs.sendMessage(id, { type: 'tab:get-page-ips', payload: {} });
-      return reply.value?.ips.length ?? 0;
-    }, tabId);
-  // The scan has begun (the rows on screen are marked): now the page starts its live tail.
-  await expect.poll(async () => (await markedNodeTexts(page)).length, { timeout: 30_000 }).toBeGreaterThan(0);
-  await page.evaluate(() => (window as unknown as { startTail(): void }).startTail());
-  const newest = ' 23.129.0.0';
-  await expect.poll(async () => (await markedNodeTexts(page)).includes(newest), { timeout: 30_000 }).toBe(true);
-  // Whether it was marked before the initial scan ended is proven by the scanner's unit test
-  // (urgent nodes first). Here it depended on the machine's speed: on an idle machine the
-  // whole list (10,000 addresses, re-rendered text found through the text cache) is read
-  // before the new row's first mark is painted, so counting found addresses proved nothing.
-  expect(await found()).toBeGreaterThan(0);
-  // And it is looked up: its mark leaves "pending".
-  await expect
-    .poll(() =>
-      page.evaluate((text) => {
-        for (const [name, h] of CSS.highlights) for (const r of h) if ((r.startContainer as Text).data === text) return name;
-        return null;
-      }, newest),
-    )
-    .not.toMatch(/pending|^null$/);
+  await newTopEventMarkedAndLookedUp(new ChromiumDriver(context, extensionId), env.sim);
 });
