@@ -11,6 +11,12 @@
  * (a wrapper and an `isConnected` each) in that task. A record that replaces most of its
  * parent's children (`replaceChildren`, `innerHTML`) hands over the parent instead of each
  * child: one root whose walk the scanner slices, not thousands of roots read here.
+ *
+ * A frame that brings thousands of records (a live tail re-rendering 5,000 rows: 20,000) is
+ * not read in that frame at all when the caller gives `onBigFrame` (issue 16, live16e): the
+ * caller rescans only what is on screen, so a new top row is marked before that frame's
+ * layout, and the records are read in a task after the paint. A frame that comes before that
+ * task reads them itself; each record is read once either way.
  */
 
 export interface MutationBatch {
@@ -40,6 +46,15 @@ export interface MutationQueueOptions {
    * record for a whole `replaceChildren`), which happy-dom does not.
    */
   createObserver?: (callback: MutationCallback) => ObserverLike;
+  /**
+   * Called instead of reading when one scheduled flush finds at least `BIG_FRAME_RECORDS`
+   * records (and no earlier big frame's read is still owed): the caller rescans what is on
+   * screen now, and the records are read after the paint (`afterPaint`). Without it every
+   * flush reads what it finds.
+   */
+  onBigFrame?: () => void;
+  /** Runs a task after the current frame is painted; a 0 ms timer by default (tests inject). */
+  afterPaint?: (task: () => void) => void;
 }
 
 export type ObserverLike = Pick<MutationObserver, 'observe' | 'disconnect' | 'takeRecords'>;
@@ -61,6 +76,14 @@ const CLOCK_EVERY = 64;
  */
 const MANY_ADDED = 32;
 
+/**
+ * Records in one frame from which their reading waits for the paint (with `onBigFrame`). A
+ * live tail's re-render is 4 records a row (20,000 for 5,000 events); an app adding a few rows
+ * or editing cells brings tens. Traced on live-tail.html (tail16c): reading and sorting a
+ * render's 20,000 records took 60-500 ms inside the frame that first paints the new top row.
+ */
+export const BIG_FRAME_RECORDS = 1_000;
+
 const OPTIONS: MutationObserverInit = { childList: true, subtree: true, characterData: true };
 
 export class MutationQueue {
@@ -72,7 +95,14 @@ export class MutationQueue {
   private scheduled = false;
   private disposed = false;
   private readonly budgetMs: number;
+  private readonly onBigFrame: (() => void) | undefined;
+  private readonly afterPaint: (task: () => void) => void;
   private readonly now: () => number;
+  /**
+   * Records (from `head`) a big frame left for the after-paint task; 0 when none is owed. The
+   * task reads only these: records of a later render stay for their own frame.
+   */
+  private deferred = 0;
 
   constructor(
     private readonly onBatch: (batch: MutationBatch) => void,
@@ -81,6 +111,8 @@ export class MutationQueue {
   ) {
     this.budgetMs = options.budgetMs ?? FLUSH_BUDGET_MS;
     this.now = options.now ?? (() => performance.now());
+    this.onBigFrame = options.onBigFrame;
+    this.afterPaint = options.afterPaint ?? ((task) => setTimeout(task, 0));
     const callback: MutationCallback = (records) => {
       // Only queue: no DOM reads, no allocation beyond the array push.
       for (const r of records) this.records.push(r);
@@ -108,18 +140,42 @@ export class MutationQueue {
     this.observer.disconnect();
     this.records = [];
     this.head = this.nodeIndex = 0;
+    this.deferred = 0;
   }
 
-  /** The scheduled flush: reads for the budget, then asks for another flush if records remain. */
+  /**
+   * The scheduled flush: reads for the budget, then asks for another flush if records remain.
+   * A big frame is left to a task after the paint (see `onBigFrame`), unless one is owed
+   * already: then this frame reads everything, the owed records first.
+   */
   private flushSlice(): void {
     this.scheduled = false;
+    if (this.disposed) return;
+    this.takeRecords();
+    if (this.onBigFrame && this.deferred === 0 && this.pending >= BIG_FRAME_RECORDS) {
+      this.deferred = this.pending;
+      this.onBigFrame();
+      this.afterPaint(() => this.readDeferred());
+      return;
+    }
     this.read(this.now() + this.budgetMs);
     if (this.pending > 0) this.requestFlush();
   }
 
-  private read(deadline: number): void {
-    if (this.disposed) return;
+  /** The after-paint task: the big frame's records, if no frame has read them meanwhile. */
+  private readDeferred(): void {
+    if (this.deferred === 0 || this.disposed) return;
+    this.read(Infinity, this.head + this.deferred);
+  }
+
+  private takeRecords(): void {
     for (const r of this.observer.takeRecords()) this.records.push(r);
+  }
+
+  /** Reads records up to `deadline` (ms) or up to index `end` (exclusive), whichever first. */
+  private read(deadline: number, end = Infinity): void {
+    if (this.disposed) return;
+    if (end === Infinity) this.takeRecords();
     if (this.pending === 0) return;
     const touched: Node[] = [];
     const seen = new Set<Node>();
@@ -132,9 +188,11 @@ export class MutationQueue {
       touched.push(node);
     };
     const { records } = this;
+    const startHead = this.head;
     let reads = 0;
     const outOfTime = () => ++reads % CLOCK_EVERY === 0 && this.now() >= deadline;
-    reading: while (this.head < records.length) {
+    const stop = Math.min(end, records.length);
+    reading: while (this.head < stop) {
       const r = records[this.head]!;
       if (r.type === 'characterData') {
         add(r.target);
@@ -158,6 +216,8 @@ export class MutationQueue {
       records[this.head++] = undefined as unknown as MutationRecord;
       if (outOfTime()) break;
     }
+    // What was owed to the after-paint task and is read now (by it, or by a frame before it).
+    this.deferred = Math.max(0, this.deferred - (this.head - startHead));
     if (this.head >= records.length) {
       this.records = [];
       this.head = 0;

@@ -50,6 +50,8 @@ export interface PageLensDeps extends DisplaySettings {
   limits?: Partial<PageLimits>;
   /** The rows on screen now (scanned first; past the limits, only these). */
   sampleViewport?: () => Element[];
+  /** Runs a task after the frame is painted (the mutation queue's big frames); tests inject. */
+  afterPaint?: (task: () => void) => void;
 }
 
 /** Answers and address classes kept for IPs no longer on the page, at most (issue 15). */
@@ -122,7 +124,10 @@ export class PageLens {
       onLimit: (limit) => this.onLimit(limit),
       limits: this.limits,
     });
-    this.mutations = new MutationQueue((batch) => this.onMutations(batch), deps.scheduleFlush ?? frameScheduler(this.doc));
+    this.mutations = new MutationQueue((batch) => this.onMutations(batch), deps.scheduleFlush ?? frameScheduler(this.doc), {
+      onBigFrame: () => this.rescanScreen(),
+      ...(deps.afterPaint ? { afterPaint: deps.afterPaint } : {}),
+    });
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
   }
@@ -159,10 +164,24 @@ export class PageLens {
     const rows = sample();
     this.screenRows = new Set(rows);
     this.sampledAt = performance.now();
+    this.scanRows(rows);
+  }
+
+  private scanRows(rows: Iterable<Element>): void {
     for (const element of rows) {
       // A form field or editable region on screen is no row of ours (a walk never skips its root).
       if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
     }
+  }
+
+  /**
+   * A frame brought thousands of mutation records (a live tail's re-render): only the rows on
+   * screen at the last sample are read in it, so a new top row is marked before the frame's
+   * layout; the records are read after the paint (mutation-queue.ts). No new sample here: hit
+   * tests in an animation frame would force the layout of the page's whole re-render.
+   */
+  private rescanScreen(): void {
+    this.scanRows(this.screenRows);
   }
 
   /**

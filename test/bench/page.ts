@@ -24,6 +24,7 @@ import { benchExtensionDir } from './extension-build';
 import { startSimulator, type Simulator } from '../sim/server';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { summarizeInsertions } from './insertion-timing';
 import { answerPaintSamples, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum } from './feasible-calls';
 import { MARK_WITHIN_MS, runScenarioWithExtension, runScenarioWithout, SCENARIOS, type Scenario, type ScenarioRun } from './page-scenarios';
 
@@ -526,11 +527,10 @@ async function runScenarios(sim: Simulator, dir: string, goals: Goal[]): Promise
     const without: ScenarioRun[] = [];
     for (let i = 0; i < runs; i++) {
       withExt.push(await runScenarioWithExtension(sim, dir, scenario));
-      // The latency needs no comparison run.
-      if (!scenario.insertions) without.push(await runScenarioWithout(sim, scenario));
+      without.push(await runScenarioWithout(sim, scenario));
     }
     if (scenario.insertions) {
-      reportInsertions(scenario, withExt, goals);
+      reportInsertions(scenario, withExt, without, goals);
       continue;
     }
     const eligible = withExt.reduce((s, r) => s + r.eligible, 0);
@@ -610,25 +610,25 @@ function feasibleMinimum(withExt: ScenarioRun[]): { calls: number; perRun: numbe
 const INSERTION_TO_MARK_MS = 250;
 
 /**
- * Issue 16's goal, measured page-side: from the end of the render that put a new event at the
- * top to the first animation frame where its IP has a mark (so up to one frame late). A new
- * event never marked before the next render replaced its text counts as missed (over the
- * target).
+ * Issue 16's goal, measured page-side (test/bench/insertion-timing.ts): "mark ready", the new
+ * event's mark in place before the layout of the frame that first paints its text, timed from
+ * the end of the render that put it there to that frame; without the extension, the page's own
+ * time to paint the new text (no mark can be seen sooner). A new event never marked before the
+ * next render replaced its text counts as over the target.
  */
-function reportInsertions(scenario: Scenario, withExt: ScenarioRun[], goals: Goal[]): void {
-  const all = withExt.flatMap((r) => r.insertionToMarkMs);
-  const missed = all.filter((v) => v === null).length;
-  const sorted = all.map((v) => v ?? Infinity).sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Infinity;
-  const p50 = at(0.5);
-  const p95 = at(0.95);
+function reportInsertions(scenario: Scenario, withExt: ScenarioRun[], without: ScenarioRun[], goals: Goal[]): void {
+  const on = summarizeInsertions(withExt.flatMap((r) => r.insertions));
+  const off = summarizeInsertions(without.flatMap((r) => r.insertions));
   const show = (v: number) => (Number.isFinite(v) ? ms(v) : 'never');
-  console.log(`  scenario: ${scenario.name} (${scenario.file}), ${withExt.length} runs with the extension:`);
-  console.log(`    new top events: ${all.length}, never marked before the next render: ${missed}`);
-  console.log(`    insertion → first mark: median ${show(p50)}, p95 ${show(p95)}, max ${show(sorted.at(-1) ?? Infinity)}`);
+  console.log(`  scenario: ${scenario.name} (${scenario.file}), ${withExt.length} runs each side:`);
+  console.log('    "mark ready": the new event\'s mark (pending counts) is in place before the layout of the frame that');
+  console.log('    first paints its text (read in an animation frame callback after the content script\'s; no layout read)');
+  console.log(`    new top events: ${on.count}; mark ready in that first frame: ${on.readyInFirstFrame}; never marked before the next render: ${on.never}`);
+  console.log(`    render end → frame with the mark ready: median ${show(on.ready.p50)}, p95 ${show(on.ready.p95)}`);
+  console.log(`    render end → new text painted, with / without the extension: median ${show(on.firstPaint.p50)} / ${show(off.firstPaint.p50)}, p95 ${show(on.firstPaint.p95)} / ${show(off.firstPaint.p95)} (${off.count} events without; frame end from its LoAF entry for ${on.paintFromLoaf} / ${off.paintFromLoaf}, else the task after it)`);
   goals.push(
-    { what: `${scenario.file} at the top: new event → mark, median`, measured: show(p50), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: all.length > 0 && p50 <= INSERTION_TO_MARK_MS },
-    { what: `${scenario.file} at the top: new event → mark, p95`, measured: show(p95), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: all.length > 0 && p95 <= INSERTION_TO_MARK_MS },
+    { what: `${scenario.file} at the top: new event → mark ready, median`, measured: show(on.ready.p50), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p50 <= INSERTION_TO_MARK_MS },
+    { what: `${scenario.file} at the top: new event → mark ready, p95`, measured: show(on.ready.p95), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p95 <= INSERTION_TO_MARK_MS },
   );
 }
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { MutationQueue, type MutationBatch } from '@/lib/page/mutation-queue';
+import { BIG_FRAME_RECORDS, MutationQueue, type MutationBatch } from '@/lib/page/mutation-queue';
 
 /**
  * An observer fed by hand with records shaped as the DOM standard queues them: one record for
@@ -153,5 +153,101 @@ describe('mutation queue', () => {
     while (scheduled.length) scheduled.shift()!();
     expect(batches.flatMap((b) => b.touched)).toEqual(rows);
     queue.disconnect();
+  });
+
+  // live16e (issue 16): a live tail's re-render brings 20,000 records in one frame; reading
+  // them in that frame put the new top row's mark after the frame that paints its text.
+  describe('a frame with thousands of records', () => {
+    /** A list of `n` spans whose text changes, one record each (a re-render, in records). */
+    function bigFrame(n: number) {
+      const list = document.createElement('div');
+      for (let i = 0; i < n; i++) list.appendChild(document.createElement('span')).textContent = `old ${i}`;
+      document.body.append(list);
+      return { list, render: (tag: string) => [...list.children].forEach((s, i) => ((s.firstChild as Text).data = `${tag} ${i}`)) };
+    }
+
+    function setupQueue() {
+      const batches: MutationBatch[] = [];
+      const frames: (() => void)[] = [];
+      const afterPaint: (() => void)[] = [];
+      let bigFrames = 0;
+      const queue = new MutationQueue((b) => batches.push(b), (f) => frames.push(f), {
+        onBigFrame: () => bigFrames++,
+        afterPaint: (t) => afterPaint.push(t),
+      });
+      queue.observe(document.body);
+      const texts = () => batches.flatMap((b) => b.touched).map((n) => n.textContent);
+      return { queue, batches, frames, afterPaint, texts, bigFrames: () => bigFrames };
+    }
+
+    it('are not read in the frame: the caller is told, and a task after the paint reads them once', async () => {
+      const { list, render } = bigFrame(BIG_FRAME_RECORDS);
+      const q = setupQueue();
+      render('new');
+      await Promise.resolve();
+      q.frames.shift()!();
+      expect(q.bigFrames()).toBe(1);
+      expect(q.batches).toEqual([]);
+      expect(q.queue.pending).toBe(BIG_FRAME_RECORDS);
+      expect(q.afterPaint).toHaveLength(1);
+      q.afterPaint.shift()!();
+      expect(q.texts()).toEqual([...list.children].map((s) => s.textContent));
+      expect(q.queue.pending).toBe(0);
+      expect(q.frames).toEqual([]);
+      q.queue.disconnect();
+    });
+
+    it('are read by the next frame when it comes before that task, and the task then reads nothing', async () => {
+      const { list, render } = bigFrame(BIG_FRAME_RECORDS);
+      const q = setupQueue();
+      render('first');
+      await Promise.resolve();
+      q.frames.shift()!();
+      // The page renders again before the after-paint task: that frame reads both renders.
+      render('second');
+      await Promise.resolve();
+      q.frames.shift()!();
+      expect(q.bigFrames()).toBe(1);
+      const read = q.texts();
+      expect(read).toHaveLength(list.children.length);
+      expect(read.every((t) => t!.startsWith('second'))).toBe(true);
+      q.afterPaint.shift()!();
+      expect(q.batches).toHaveLength(1);
+      expect(q.queue.pending).toBe(0);
+      q.queue.disconnect();
+    });
+
+    it('the task reads only the big frame’s records; a later render waits for its own frame', async () => {
+      const { list, render } = bigFrame(BIG_FRAME_RECORDS);
+      const q = setupQueue();
+      render('first');
+      await Promise.resolve();
+      q.frames.shift()!();
+      render('second');
+      await Promise.resolve();
+      // The task runs before the second render's frame: the first render's records only.
+      q.afterPaint.shift()!();
+      expect(q.batches).toHaveLength(1);
+      expect(q.queue.pending).toBe(BIG_FRAME_RECORDS);
+      // The second render's frame is a big frame of its own.
+      q.frames.shift()!();
+      expect(q.bigFrames()).toBe(2);
+      q.afterPaint.shift()!();
+      expect(q.queue.pending).toBe(0);
+      expect(q.batches.map((b) => b.touched.length)).toEqual([list.children.length, list.children.length]);
+      q.queue.disconnect();
+    });
+
+    it('smaller frames are read in the frame, as before', async () => {
+      const { render } = bigFrame(BIG_FRAME_RECORDS - 1);
+      const q = setupQueue();
+      render('new');
+      await Promise.resolve();
+      q.frames.shift()!();
+      expect(q.bigFrames()).toBe(0);
+      expect(q.texts()).toHaveLength(BIG_FRAME_RECORDS - 1);
+      expect(q.afterPaint).toEqual([]);
+      q.queue.disconnect();
+    });
   });
 });

@@ -40,6 +40,8 @@ interface SetupOptions {
   findIps?: typeof findIps;
   /** A document of its own (lenses of other tests listen to the shared one). */
   doc?: Document;
+  /** Tasks run after the paint (the mutation queue's big frames). */
+  afterPaint?: (task: () => void) => void;
 }
 
 function setup(html: string, opts: SetupOptions = {}) {
@@ -63,6 +65,7 @@ function setup(html: string, opts: SetupOptions = {}) {
     createTracker: vis.create,
     caret: () => null,
     sampleViewport: opts.visible ?? (() => []),
+    ...(opts.afterPaint ? { afterPaint: opts.afterPaint } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
   });
   const runFlushes = () => {
@@ -173,6 +176,44 @@ describe('PageLens on a list re-rendered before it was read', () => {
     expect(read.slice(0, 2).sort()).toEqual(['from 45.33.1.31', 'new 185.220.101.1']);
     expect(read[2]).toBe('from 45.33.1.1');
     expect(lens.store.ipCount).toBe(41);
+  });
+});
+
+// live16e (issue 16): the live tail's re-render is 20,000 mutation records in one frame, and
+// reading them all in that frame put the new top row's mark after the frame painting its text.
+describe('PageLens on a frame with thousands of mutation records', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('reads only the rows on screen in that frame, and the rest in a task after the paint', async () => {
+    const rows = () => [...document.querySelectorAll('li')];
+    const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
+    const afterPaint: (() => void)[] = [];
+    const { lens, runFlushes } = setup(`<ul>${Array.from({ length: 400 }, (_, i) => row(i)).join('')}</ul>`, {
+      visible: () => rows().slice(0, 3),
+      afterPaint: (t) => afterPaint.push(t),
+    });
+    await lens.start();
+    // A re-render: every row's text replaced (at least 1,200 records), a new event at the top.
+    rows().forEach((li, i) => {
+      li.children[0]!.textContent = `12:01:${i}`;
+      li.children[1]!.textContent = i === 0 ? '185.220.101.7' : ipAt(i + 1_000);
+      li.children[2]!.textContent = 'msg again';
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    runFlushes();
+    // In the frame: the new top event is in the store (so marked), far rows are not read yet.
+    expect(lens.store.countOf('185.220.101.7')).toBe(1);
+    expect(lens.store.countOf(ipAt(1_000 + 399))).toBe(0);
+    expect(afterPaint).toHaveLength(1);
+    afterPaint.shift()!();
+    await lens.idle();
+    expect(lens.store.countOf(ipAt(1_000 + 399))).toBe(1);
+    // The replaced text left the store; each new address once.
+    expect(lens.store.countOf(ipAt(399))).toBe(0);
+    expect(lens.store.countOf('185.220.101.7')).toBe(1);
+    expect(lens.store.occurrenceCount).toBe(400);
   });
 });
 
