@@ -4,7 +4,7 @@
  * (to recolour every occurrence when a result arrives, and to count them for the popup).
  */
 import type { IpMatch } from '../ip/types';
-import { SetMap } from './set-map';
+import { compactMap, SetMap } from './set-map';
 
 export interface Occurrence {
   node: Text;
@@ -31,7 +31,7 @@ export const staticRangeFactory: RangeFactory = (node, start, end) =>
   new StaticRange({ startContainer: node, startOffset: start, endContainer: node, endOffset: end });
 
 export class OccurrenceStore {
-  private readonly byNode = new Map<Text, Occurrence[]>();
+  private byNode = new Map<Text, Occurrence[]>();
   /** Most IPs appear once: a SetMap keeps a lone occurrence without a Set (issue 15, memory). */
   private readonly byIp = new SetMap<string, Occurrence>();
   private occurrences = 0;
@@ -86,6 +86,12 @@ export class OccurrenceStore {
 
   clear(change: StoreChange): void {
     for (const node of [...this.byNode.keys()]) this.forgetNode(node, change);
+  }
+
+  /** Resizes the indexes to what they hold (after many removals: see `compactMap`). */
+  compact(): void {
+    this.byNode = compactMap(this.byNode);
+    this.byIp.compact();
   }
 
   occurrencesOfNode(node: Text): readonly Occurrence[] {
