@@ -6,6 +6,7 @@
 import { API_ERROR_KINDS, type ApiErrorData, type ApiErrorKind } from '../api/errors';
 import type { LookupResult } from '../lookup/types';
 import type { Reply } from '../protocol';
+import { compactMap } from './set-map';
 
 export type PagePriority = 'visible' | 'background';
 
@@ -30,14 +31,14 @@ export interface LookupQueueOptions {
 }
 
 export class LookupQueue {
-  private readonly results = new Map<string, LookupResult>();
-  private readonly asked = new Set<string>();
+  private results = new Map<string, LookupResult>();
+  private asked = new Set<string>();
   /**
    * Asked as background (near the screen) and not answered yet: if one comes on screen first it
    * is asked again as visible, once, so the background gives it an on-screen deadline (it lets
    * background IPs wait longer for company, see lib/lookup/batcher.ts).
    */
-  private readonly askedInBackground = new Set<string>();
+  private askedInBackground = new Set<string>();
   private readonly waiting: Record<PagePriority, string[]> = { visible: [], background: [] };
   private scheduled = false;
   private backgroundInFlight = false;
@@ -151,6 +152,13 @@ export class LookupQueue {
       this.results.delete(ip);
     }
     for (const ip of this.results.keys()) if (!keep(ip) && !this.asked.has(ip)) this.results.delete(ip);
+  }
+
+  /** Resizes the per-IP maps to what they hold now, after a prune (see compactMap). */
+  compact(): void {
+    this.results = compactMap(this.results);
+    this.asked = new Set(this.asked);
+    this.askedInBackground = new Set(this.askedInBackground);
   }
 
   stop(): void {

@@ -15,7 +15,7 @@
  * About 2 × rows / CHUNK_SIZE coarse targets plus a few hundred fine ones, whatever the page.
  */
 
-import { SetMap } from './set-map';
+import { compactMap, SetMap } from './set-map';
 
 export type Nearness = 'visible' | 'near';
 
@@ -36,6 +36,11 @@ export interface NearTracker<T> {
   relocate(element: Element): void;
   /** Forgets parked elements that left the page or were parked longer than `parkMs`. */
   releaseParked(): void;
+  /**
+   * Resizes the per-element and per-row maps to what they hold now. Called when a page that
+   * removed many rows has gone quiet: the maps' tables stay sized for the peak (issue 15).
+   */
+  compact(): void;
   /**
    * Where a tracked element is now; 'unknown' until the observers have said (a new element).
    * An element not tracked (a cell holding no IP, such as a live tail's time column) is where
@@ -127,15 +132,15 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
 
   // SetMaps, not a Set per element and per row: most hold one value (issue 15, memory).
   const itemsOf = new SetMap<Element, T>();
-  const itemOfElement = new Map<Element, Element>();
+  let itemOfElement = new Map<Element, Element>();
   const elementsOfItem = new SetMap<Element, Element>();
-  const chunkOfItem = new Map<Element, Chunk>();
-  const openChunk = new Map<ParentNode, Chunk>();
-  const fineState = new Map<Element, Nearness>();
+  let chunkOfItem = new Map<Element, Chunk>();
+  let openChunk = new Map<ParentNode, Chunk>();
+  let fineState = new Map<Element, Nearness>();
   /** Fine targets the observer has reported at least once (observe() always reports once). */
-  const fineReported = new Set<Element>();
+  let fineReported = new Set<Element>();
   /** Elements whose items all left, with when: still tracked until releaseParked. */
-  const parked = new Map<Element, number>();
+  let parked = new Map<Element, number>();
 
   const fine = make((entries) => {
     const visible: T[] = [];
@@ -350,6 +355,16 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         parked.delete(element);
         forget(element);
       }
+    },
+    compact() {
+      itemsOf.compact();
+      elementsOfItem.compact();
+      itemOfElement = compactMap(itemOfElement);
+      chunkOfItem = compactMap(chunkOfItem);
+      openChunk = compactMap(openChunk);
+      fineState = compactMap(fineState);
+      fineReported = new Set(fineReported);
+      parked = compactMap(parked);
     },
     nearnessOf(element) {
       const nearness = fineState.get(element);

@@ -24,6 +24,7 @@ import { isInsideSkipped, type SkipOptions } from './skip-rules';
 import { createTimeSlicer, type TimeSlicer } from './time-slicer';
 import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './near-tracker';
 import { sampleViewport } from './viewport-sample';
+import { compactMap } from './set-map';
 
 export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
@@ -57,6 +58,13 @@ export interface PageLensDeps extends DisplaySettings {
 /** Answers and address classes kept for IPs no longer on the page, at most (issue 15). */
 const MAX_FORGOTTEN_IPS = 5_000;
 
+/**
+ * How long the page must go without removing nodes before the per-row and per-IP maps are
+ * resized and the IPs that left it are forgotten (issue 15): during a storm the maps are in
+ * use, and resizing them on every removal would copy them every frame.
+ */
+const QUIET_MS = 3_000;
+
 /** After a scroll stops, how long before the screen is sampled again. */
 const RESAMPLE_MS = 120;
 /**
@@ -79,7 +87,7 @@ export class PageLens {
   private readonly navigation: NavigationWatch;
   private readonly skip: SkipOptions;
   private readonly shadowRoots = new Set<ShadowRoot>();
-  private readonly classes = new Map<string, IpClass>();
+  private classes = new Map<string, IpClass>();
   private readonly listeners = new Set<(ips: ReadonlySet<string>) => void>();
   private readonly abort = new AbortController();
   private settings: DisplaySettings;
@@ -96,6 +104,9 @@ export class PageLens {
   /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
   private screenRows: ReadonlySet<Element> = new Set();
   private sampledAt = -Infinity;
+  /** When the page last removed nodes, and the timer waiting for it to go quiet (compactWhenQuiet). */
+  private removedAt = 0;
+  private quietTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -317,6 +328,7 @@ export class PageLens {
     this.highlighter.dispose();
     clearTimeout(this.summaryTimer);
     clearTimeout(this.resampleTimer);
+    clearTimeout(this.quietTimer);
     this.listeners.clear();
   }
 
@@ -397,6 +409,37 @@ export class PageLens {
     const max = this.store.ipCount + MAX_FORGOTTEN_IPS;
     this.lookups.prune(onPage, max);
     if (this.classes.size > max) for (const ip of this.classes.keys()) if (!onPage(ip)) this.classes.delete(ip);
+  }
+
+  /**
+   * Once the page has removed nothing for QUIET_MS: forgets the answers and classes of IPs no
+   * longer on it, and resizes the maps, whose tables stayed sized for the storm's peak (V8 only
+   * shrinks a Map below a quarter full). One timer, re-armed for what is left of the wait, not
+   * one per removal: a storm removes nodes every frame.
+   */
+  private compactWhenQuiet(): void {
+    this.removedAt = performance.now();
+    if (this.quietTimer !== undefined) return;
+    const check = (): void => {
+      const left = this.removedAt + QUIET_MS - performance.now();
+      if (left > 0) {
+        this.quietTimer = setTimeout(check, left);
+        return;
+      }
+      this.quietTimer = undefined;
+      this.compact();
+    };
+    this.quietTimer = setTimeout(check, QUIET_MS);
+  }
+
+  private compact(): void {
+    const onPage = (ip: string) => this.store.countOf(ip) > 0;
+    this.lookups.prune(onPage, 0);
+    this.lookups.compact();
+    for (const ip of this.classes.keys()) if (!onPage(ip)) this.classes.delete(ip);
+    this.classes = compactMap(this.classes);
+    this.store.compact();
+    this.tracker.compact();
   }
 
   /** IPs this page keeps an answer or a class for (tests: bounded on pages that change forever). */
@@ -490,6 +533,7 @@ export class PageLens {
       this.highlighter.forgetDetachedRoots();
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
       this.pruneForgottenIps();
+      this.compactWhenQuiet();
     }
     // What the page just added is what the analyst is watching: before the initial scan, text
     // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,

@@ -54,6 +54,7 @@ export function fakeTracker<T>() {
   const tracked = new Map<Element, Set<T>>();
   const state = new Map<Element, Nearness>();
   const parked = new Set<Element>();
+  let compactions = 0;
   let options: Pick<NearTrackerOptions<T>, 'onNear' | 'onFar'> = { onNear: () => {}, onFar: () => {} };
   const create = (o: NearTrackerOptions<T>): NearTracker<T> => {
     options = o;
@@ -71,6 +72,9 @@ export function fakeTracker<T>() {
         if (items?.size === 0) parked.add(el);
       },
       relocate() {},
+      compact() {
+        compactions++;
+      },
       releaseParked() {
         for (const el of parked) {
           parked.delete(el);
@@ -107,6 +111,10 @@ export function fakeTracker<T>() {
   return {
     create,
     tracked,
+    /** How many times the lens asked the tracker to resize its maps. */
+    get compactions() {
+      return compactions;
+    },
     reveal(elements: Iterable<Element>, nearness: Nearness = 'visible') {
       const items: T[] = [];
       for (const el of [...elements]) {

@@ -313,6 +313,29 @@ describe('near tracker', () => {
     expect(fine.targets.has(cell(1, 0))).toBe(false);
     expect(tracker.nearnessOf(cell(1, 0))).toBe('unknown');
   });
+  it('keeps what it knows when its maps are resized (compact), parked elements included', () => {
+    const clock = { now: 0 };
+    const { tracker, coarse, fine, cell, rowEls, near } = setup(8, clock);
+    for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 70, intersecting: true },
+    ]);
+    fine.fire([{ target: cell(0, 0), top: 10, intersecting: true }]);
+    tracker.untrack(cell(1, 0), 'r1');
+    tracker.compact();
+    expect(tracker.nearnessOf(cell(0, 0))).toBe('visible');
+    expect(tracker.track(cell(0, 0), 'r0-bis')).toBe('visible');
+    near.length = 0;
+    tracker.replay();
+    expect(near).toEqual([[['r0', 'r0-bis'], 'visible']]);
+    // The parked cell is still parked, and released when its time is over.
+    clock.now = 2_001;
+    tracker.releaseParked();
+    expect(fine.targets.has(cell(1, 0))).toBe(false);
+    expect(fine.targets.has(cell(2, 0))).toBe(true);
+  });
+
   it('reports an element holding 200,000 items without overflowing the stack (no spread of page-sized lists)', () => {
     const { tracker, coarse, fine, cell, rowEls, near, far } = setup(8);
     const many = 200_000;

@@ -39,6 +39,29 @@ describe('OccurrenceStore', () => {
     expect(store.occurrencesOfNode(node)[0]).toBe(before);
   });
 
+  it('holds a node with one occurrence, then several, then one again (a lone one is kept without an array)', () => {
+    const { store, node } = setup('1.2.3.4');
+    const change = emptyChange();
+    store.setMatches(node, findIps(node.data), change);
+    expect(store.occurrencesOfNode(node).map((o) => o.ip)).toEqual(['1.2.3.4']);
+    expect(store.occurrenceAt(node, 2)).toBe(change.added[0]);
+    node.data = '1.2.3.4 to 5.6.7.8';
+    store.setMatches(node, findIps(node.data), change);
+    expect(store.occurrencesOfNode(node).map((o) => o.ip)).toEqual(['1.2.3.4', '5.6.7.8']);
+    expect(store.occurrenceAt(node, 12)?.ip).toBe('5.6.7.8');
+    expect(store.occurrenceCount).toBe(2);
+    node.data = '9.9.9.9';
+    store.setMatches(node, findIps(node.data), change);
+    expect(store.occurrencesOfNode(node).map((o) => o.ip)).toEqual(['9.9.9.9']);
+    expect([...store.ips()]).toEqual(['9.9.9.9']);
+    expect(store.occurrenceCount).toBe(1);
+    const forget = emptyChange();
+    store.forgetNode(node, forget);
+    expect(forget.removed.map((o) => o.ip)).toEqual(['9.9.9.9']);
+    expect(store.occurrencesOfNode(node)).toEqual([]);
+    expect(store.nodeCount).toBe(0);
+  });
+
   it('replaces matches when text changes and forgets nodes that left the page', () => {
     const { store, node } = setup('1.2.3.4');
     store.setMatches(node, findIps(node.data), emptyChange());

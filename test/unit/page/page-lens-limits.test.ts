@@ -272,3 +272,39 @@ describe('PageLens memory on a page that changes for ever', () => {
     expect(lens.rememberedIps).toBeLessThanOrEqual(500 + 5_000 + 500);
   });
 });
+
+describe('PageLens once a page that removed rows goes quiet', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.replaceChildren();
+  });
+
+  // heap15d: answers and classes of IPs that left were kept up to 5,000 beyond those on the
+  // page, and the maps' tables stayed sized for the storm's peak.
+  it('forgets the IPs that left and resizes its maps, 3 s after the last removal', async () => {
+    const { lens, vis, runFlushes } = setup('<div id="live"></div>', { visible: () => [] });
+    await lens.start();
+    const live = document.getElementById('live')!;
+    const show = async (from: number, beforeFlush = () => {}) => {
+      live.innerHTML = Array.from({ length: 50 }, (_, i) => `<div>${ipAt(from + i)}</div>`).join('');
+      await new Promise((r) => setTimeout(r, 0));
+      beforeFlush();
+      runFlushes();
+      await lens.idle();
+      lens.askNow(Array.from({ length: 50 }, (_, i) => ipAt(from + i)));
+      await lens.idle();
+    };
+    await show(0);
+    // The page's removal is seen (flushed) on the fake clock.
+    await show(1_000, () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
+    expect(lens.store.ipCount).toBe(50);
+    // Not while the page may still be removing nodes.
+    vi.advanceTimersByTime(2_000);
+    expect(vis.compactions).toBe(0);
+    expect(lens.rememberedIps).toBe(100);
+    vi.advanceTimersByTime(1_000);
+    expect(vis.compactions).toBe(1);
+    expect(lens.rememberedIps).toBe(50);
+    lens.dispose();
+  });
+});
