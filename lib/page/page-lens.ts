@@ -465,7 +465,7 @@ export class PageLens {
     this.highlighter.ensureInstalled();
     if (batch.removed) {
       const change = emptyChange();
-      this.store.sweepDisconnected(change);
+      this.store.sweepDisconnected(change, batch.removedNodes);
       if (change.removed.length) this.applyChange(change);
       this.tracker.releaseParked();
       this.highlighter.forgetDetachedRoots();
