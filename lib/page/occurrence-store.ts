@@ -136,10 +136,15 @@ export class OccurrenceStore {
     return true;
   }
 
-  /** Drops every node `drop` picks (the page's limit reached: what is far from the screen). */
+  /** Drops every node `drop` picks. */
   forgetWhere(drop: (node: Text) => boolean, change: StoreChange): void {
     // Deleting the entry being visited is safe in a Map iteration; no copy of the keys.
     for (const node of this.byNode.keys()) if (drop(node)) this.forgetNode(node, change);
+  }
+
+  /** The text nodes held, in the order they were first held (live: safe across changes). */
+  nodes(): IterableIterator<Text> {
+    return this.byNode.keys();
   }
 
   clear(change: StoreChange): void {
