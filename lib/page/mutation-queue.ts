@@ -24,6 +24,11 @@ export interface MutationBatch {
   touched: Node[];
   /** Whether anything was removed (the store then drops ranges whose nodes left). */
   removed: boolean;
+  /**
+   * The records' lists of removed nodes (the lists, not copies: a storm's record removes
+   * 10,000 nodes). The store looks under these when they are few (sweepDisconnected).
+   */
+  removedNodes: NodeList[];
 }
 
 export type FlushScheduler = (flush: () => void) => void;
@@ -180,6 +185,7 @@ export class MutationQueue {
     const touched: Node[] = [];
     const seen = new Set<Node>();
     let removed = false;
+    const removedNodes: NodeList[] = [];
     const add = (node: Node): void => {
       if (seen.has(node) || !node.isConnected) return;
       const type = node.nodeType;
@@ -197,7 +203,10 @@ export class MutationQueue {
       if (r.type === 'characterData') {
         add(r.target);
       } else {
-        if (this.nodeIndex === 0 && r.removedNodes.length > 0) removed = true;
+        if (this.nodeIndex === 0 && r.removedNodes.length > 0) {
+          removed = true;
+          removedNodes.push(r.removedNodes);
+        }
         const added = r.addedNodes;
         if (this.nodeIndex === 0 && replacesChildren(r)) {
           add(r.target);
@@ -225,7 +234,7 @@ export class MutationQueue {
       this.records = records.slice(this.head);
       this.head = 0;
     }
-    if (touched.length > 0 || removed) this.onBatch({ touched, removed });
+    if (touched.length > 0 || removed) this.onBatch({ touched, removed, removedNodes });
   }
 
   private requestFlush(): void {

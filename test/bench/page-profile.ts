@@ -214,7 +214,9 @@ export async function run(): Promise<void> {
       const sampleAt: number[] = [];
       let at = profile.startTime;
       for (const d of profile.timeDeltas) sampleAt.push((at += d));
-      const traceStart = Math.min(...events.filter((e) => e.ts > 0).map((e) => e.ts));
+      // A reduce, not Math.min(...): a hostile page's trace has millions of events, more than a
+      // call's arguments may (RangeError: Maximum call stack size exceeded).
+      const traceStart = events.reduce((min, e) => (e.ts > 0 && e.ts < min ? e.ts : min), Infinity);
       console.log('  longest tasks (JS self time by function, sampled; the trace events nested in each):');
       for (const task of [...tasks].sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 5)) {
         const end = task.ts + (task.dur ?? 0);

@@ -211,7 +211,9 @@ function contentScriptTasks(events: TraceEvent[], scriptUrl: string): { total: n
 export async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (d) => {
-    events.push(...(d.value as unknown as TraceEvent[]));
+    // A loop, not push(...chunk): a chunk of a hostile page's trace holds more events than a
+    // call's arguments may (RangeError: Maximum call stack size exceeded).
+    for (const e of d.value as unknown as TraceEvent[]) events.push(e);
   });
   await cdp.send('Tracing.start', {
     categories: process.env.BENCH_PAGE_DEBUG ? 'devtools.timeline,disabled-by-default-devtools.timeline,v8' : 'devtools.timeline,disabled-by-default-devtools.timeline',

@@ -63,6 +63,8 @@ describe('mutation queue', () => {
     // Added nodes still in the page, and the changed text node; the removed <li> is left out.
     expect(batch.touched).toEqual([list, a, a.firstChild]);
     expect(batch.removed).toBe(true);
+    // The record's own list of removed nodes, for the store's sweep under them.
+    expect(batch.removedNodes.flatMap((list) => [...list])).toEqual([b]);
     queue.disconnect();
   });
 
@@ -92,14 +94,14 @@ describe('mutation queue', () => {
     const reads = fake.childList(storm, rows, [old]);
     queue.flush();
     // One root for the scanner's sliced walk, not 10,000 roots read in the page's frame.
-    expect(batches).toEqual([{ touched: [storm], removed: true }]);
+    expect(batches).toEqual([{ touched: [storm], removed: true, removedNodes: [[old]] }]);
     expect(reads.count).toBe(0);
     // A few rows appended to a long list are still handed over one by one.
     const more = [document.createElement('div'), document.createElement('div')];
     storm.append(...more);
     fake.childList(storm, more);
     queue.flush();
-    expect(batches[1]).toEqual({ touched: more, removed: false });
+    expect(batches[1]).toEqual({ touched: more, removed: false, removedNodes: [] });
     queue.disconnect();
   });
 

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findIps } from '@/lib/ip';
 import { emptyChange, OccurrenceStore } from '@/lib/page/occurrence-store';
 import { fakeRangeFactory } from './dom-fakes';
@@ -80,5 +80,102 @@ describe('OccurrenceStore', () => {
     expect(sweep.removed.map((o) => o.ip)).toEqual(['5.6.7.8']);
     expect(store.ipCount).toBe(0);
     expect(store.nodeCount).toBe(0);
+  });
+
+  describe('sweepDisconnected under removed nodes', () => {
+    /** `count` held texts in the document, each in its own <div>; counts `isConnected` reads. */
+    function held(count: number) {
+      const store = new OccurrenceStore(fakeRangeFactory);
+      const reads = { count: 0 };
+      const connected = Object.getOwnPropertyDescriptor(Node.prototype, 'isConnected')!.get!;
+      const divs = Array.from({ length: count }, (_, i) => {
+        const div = document.createElement('div');
+        const text = document.createTextNode(`10.0.${i >> 8}.${i & 255}`);
+        Object.defineProperty(text, 'isConnected', {
+          get(this: Node) {
+            reads.count++;
+            return connected.call(this) as boolean;
+          },
+        });
+        div.append(text);
+        document.body.append(div);
+        store.setMatches(text, findIps(text.data), emptyChange());
+        return div;
+      });
+      return { store, divs, reads };
+    }
+
+    afterEach(() => document.body.replaceChildren());
+
+    it('looks only under the removed nodes when they are few (old code read all 100 held texts)', () => {
+      const { store, divs, reads } = held(100);
+      const gone = divs[7]!;
+      gone.remove();
+      const change = emptyChange();
+      store.sweepDisconnected(change, [[gone]]);
+      expect(change.removed.map((o) => o.ip)).toEqual(['10.0.0.7']);
+      expect(store.nodeCount).toBe(99);
+      expect(reads.count).toBe(1);
+    });
+
+    it('keeps a held text that was removed and put back, and finds texts deep under a removed node and in its shadow root', () => {
+      const { store, divs } = held(100);
+      const moved = divs[1]!;
+      moved.remove();
+      document.body.prepend(moved);
+      // A subtree holding held texts a few levels down, one of them in an open shadow root.
+      const outer = document.createElement('section');
+      const inner = document.createElement('div');
+      outer.append(inner);
+      inner.append(divs[2]!);
+      const host = document.createElement('div');
+      host.attachShadow({ mode: 'open' }).append(divs[3]!);
+      inner.append(host);
+      document.body.append(outer);
+      outer.remove();
+      const change = emptyChange();
+      store.sweepDisconnected(change, [[moved], [outer]]);
+      expect(change.removed.map((o) => o.ip).sort()).toEqual(['10.0.0.2', '10.0.0.3']);
+      expect(store.occurrencesOfNode(moved.firstChild as Text)).toHaveLength(1);
+    });
+
+    it('sweeps every held text when many were removed', () => {
+      const { store, divs, reads } = held(100);
+      const gone = divs.slice(0, 30);
+      for (const div of gone) div.remove();
+      const change = emptyChange();
+      store.sweepDisconnected(change, [gone]);
+      expect(change.removed).toHaveLength(30);
+      // 30 × 4 > 100 held: one read per held text, not a walk under 30 roots first.
+      expect(reads.count).toBe(100);
+    });
+
+    it('drops a held text moved out of a removed subtree unseen, once the targeted sweeps have visited as much as is held', () => {
+      const { store, divs } = held(40);
+      const stray = divs[0]!;
+      const detached = document.createElement('div');
+      stray.remove();
+      // Moved into a detached node in a later task: no record names it.
+      detached.append(stray);
+      let sweeps = 0;
+      while (store.occurrencesOfNode(stray.firstChild as Text).length > 0 && sweeps < 100) {
+        const other = divs[1 + (sweeps % 39)]!;
+        other.remove();
+        document.body.append(other);
+        store.sweepDisconnected(emptyChange(), [[other]]);
+        sweeps++;
+      }
+      // Each sweep visits 2 nodes (the div and its text): a full sweep after about 40 / 2.
+      expect(sweeps).toBeLessThanOrEqual(21);
+      expect(store.nodeCount).toBe(39);
+    });
+
+    it('without removed nodes, sweeps every held text (rescan)', () => {
+      const { store, divs } = held(10);
+      divs[4]!.remove();
+      const change = emptyChange();
+      store.sweepDisconnected(change);
+      expect(change.removed.map((o) => o.ip)).toEqual(['10.0.0.4']);
+    });
   });
 });

@@ -106,6 +106,37 @@ describe('PageLens on hostile pages', () => {
     expect(lens.store.occurrenceCount).toBeLessThan(400);
   });
 
+  // The cells page: dropping the 50,000 held addresses far from the screen was one 133 ms task.
+  it('past the page limit, drops the far addresses in time slices, not in one go', async () => {
+    const rows = Array.from({ length: 3_000 }, (_, i) => `<div class="row">${ipAt(i)}</div>`).join('');
+    const slicer = countingSlicer(4);
+    // At the limit the screen is sampled again, and shows a row far down the list (the analyst
+    // scrolled): reading it grows the store past the limit.
+    let samples = 0;
+    const { lens } = setup(`<div id="list">${rows}</div>`, {
+      slicer,
+      limits: { maxOccurrences: 1_000 },
+      visible: () => (samples++ === 0 ? [] : [document.querySelectorAll('.row')[2_999]!]),
+    });
+    const dropped: number[] = [0];
+    const forget = lens.store.forgetNode.bind(lens.store);
+    vi.spyOn(lens.store, 'forgetNode').mockImplementation((node, change) => {
+      dropped[dropped.length - 1]!++;
+      forget(node, change);
+    });
+    slicer.onPause = () => dropped.push(0);
+    await lens.start();
+    await lens.idle();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lens.limited).toBe('maxOccurrences');
+    // Nothing is near (the fake tracker places every tracked row far): all of it went ...
+    expect(lens.store.occurrenceCount).toBe(0);
+    expect(lens.store.countOf(ipAt(2_999))).toBe(0);
+    expect(dropped.reduce((a, b) => a + b, 0)).toBeGreaterThan(1_000);
+    // ... a slice's worth at a time (4 looks at the clock, 32 texts each), not 1,000 at once.
+    expect(Math.max(...dropped)).toBeLessThanOrEqual(4 * 32);
+  });
+
   it('puts nodes the page adds, and rows on screen, before the rest of the initial scan', async () => {
     const rows = Array.from({ length: 3_000 }, (_, i) => `<div class="row">${ipAt(i)}</div>`).join('');
     document.body.innerHTML = '';
