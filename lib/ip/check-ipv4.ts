@@ -2,12 +2,17 @@
  * Decides whether an IPv4-shaped candidate is an address: strict four-part decimal, nothing
  * glued on either side, and no version context.
  */
+import { NOT_PLAIN } from './candidate-scan';
 import { dotStartingAt, isDottedBefore, isGlueAt, isGlueBefore } from './boundaries';
 import { formatIpv4, parseIpv4 } from './parse-ipv4';
 import type { IpMatch } from './types';
 import { isVersionContext } from './version-context';
 
-export function checkIpv4(text: string, start: number, raw: string): IpMatch | null {
+/**
+ * `known`: the value nextCandidate read on the way (`candidateIpv4`) for a plain dotted
+ * candidate, so it is not parsed twice; NOT_PLAIN to parse here.
+ */
+export function checkIpv4(text: string, start: number, raw: string, known = NOT_PLAIN): IpMatch | null {
   const end = start + raw.length;
   if (isGlueBefore(text, start) || isGlueAt(text, end)) return null;
   if (isDottedBefore(text, start)) return null;
@@ -15,8 +20,8 @@ export function checkIpv4(text: string, start: number, raw: string): IpMatch | n
   // a space is a sentence end.
   const dotAfter = dotStartingAt(text, end);
   if (dotAfter > 0 && isGlueAt(text, end + dotAfter)) return null;
-  const defanged = !isPlainDotted(raw);
-  const value = parseIpv4(text, start, end, defanged);
+  const defanged = known === NOT_PLAIN && !isPlainDotted(raw);
+  const value = known === NOT_PLAIN ? parseIpv4(text, start, end, defanged) : known;
   if (value < 0) return null;
   if (isVersionContext(text, start)) return null;
   // Without defang and leading zeros the text is already canonical.

@@ -107,13 +107,34 @@ function hasChildren(parent: Element, n: number): boolean {
   return true;
 }
 
+/**
+ * Whether a parent is a list (LIST_MIN_CHILDREN children or more), by parent. The cells of a
+ * row asked one after another (a scan slice, an observer report) climbed through the same
+ * ancestors and counted their children each time. Kept until the next microtask only, so a
+ * page that adds or removes children between tasks is never answered from a stale count.
+ */
+let listCounts: Map<Element, boolean> | null = null;
+
+function isList(parent: Element): boolean {
+  if (!listCounts) {
+    listCounts = new Map();
+    queueMicrotask(() => (listCounts = null));
+  }
+  let known = listCounts.get(parent);
+  if (known === undefined) {
+    known = hasChildren(parent, LIST_MIN_CHILDREN);
+    listCounts.set(parent, known);
+  }
+  return known;
+}
+
 /** The row-like ancestor of an element: what scrolls by as one piece. */
 export function listItemOf(element: Element): Element {
   let item = element;
   for (let i = 0; i < MAX_CLIMB; i++) {
     const parent = item.parentElement;
     if (!parent) break;
-    if (hasChildren(parent, LIST_MIN_CHILDREN)) return item;
+    if (isList(parent)) return item;
     item = parent;
   }
   return element;

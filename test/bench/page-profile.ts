@@ -153,12 +153,15 @@ export async function run(): Promise<void> {
         }
         return undefined;
       };
+      const byFunction = new Map<string, number>();
       for (const [nodeId, msSelf] of selfTimes(profile)) {
         const frame = ourFrame(nodeId);
         if (!frame) continue;
         const module = moduleAt(frame.callFrame.lineNumber);
         add(byModule, module, msSelf);
         add(byConcern, concernOf(module), msSelf);
+        // Native DOM calls count for the function of ours that made them, as for modules.
+        add(byFunction, `${frame.callFrame.functionName || '(anonymous)'} [${module}]`, msSelf);
       }
 
       // Browser work inside our tasks (nested trace events).
@@ -186,6 +189,9 @@ export async function run(): Promise<void> {
       console.log(`    ${'(JS sampled in our script, total)'.padEnd(56)} ${jsTotal.toFixed(1).padStart(8)} ms`);
       console.log('  top modules:');
       for (const [k, v] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${k.padEnd(56)} ${v.toFixed(1).padStart(8)} ms`);
+      // Which functions to attack within a module (issue 11: findIps, setMatches, the near tracker).
+      console.log('  top functions (self time, native calls counted for their caller of ours):');
+      for (const [k, v] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`    ${k.padEnd(72)} ${v.toFixed(1).padStart(8)} ms`);
 
       // BENCH_PROFILE_FOCUS=<function>: the self time of everything called under that function
       // (native and library frames included), e.g. what sendToBackground spends its time in.

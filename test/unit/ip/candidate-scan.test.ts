@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { candidateRegex } from '../../../lib/ip/candidate-pattern';
-import { candidateEnd, nextCandidate } from '../../../lib/ip/candidate-scan';
+import { candidateEnd, candidateIpv4, nextCandidate, NOT_PLAIN } from '../../../lib/ip/candidate-scan';
+import { parseIpv4 } from '../../../lib/ip/parse-ipv4';
 import { ipLikeText, runs } from './arbitraries';
 
 /** Candidates as `start:text`, each search resuming after the previous candidate. */
@@ -27,6 +28,34 @@ describe('nextCandidate', () => {
     );
   });
 
+  it('reads plain dotted decimal by hand, with the value parseIpv4 gives', () => {
+    const read = (text: string) => {
+      const out: [string, number][] = [];
+      for (let start = nextCandidate(text, 0); start >= 0; start = nextCandidate(text, candidateEnd)) out.push([text.slice(start, candidateEnd), candidateIpv4]);
+      return out;
+    };
+    expect(read('deny tcp 185.220.101.1 -> 10.0.4.17 rule=x 1.2.3.4567 01.2.3.4 256.1.1.1 1[.]2.3.4 1.2[.]3.4')).toEqual([
+      ['185.220.101.1', parseIpv4('185.220.101.1')],
+      ['10.0.4.17', parseIpv4('10.0.4.17')],
+      ['1.2.3.456', parseIpv4('1.2.3.456')],
+      ['01.2.3.4', -1],
+      ['256.1.1.1', -1],
+      // Defanged: left to the regex and to parseIpv4 in checkIpv4.
+      ['1[.]2.3.4', NOT_PLAIN],
+      ['1.2[.]3.4', NOT_PLAIN],
+    ]);
+    fc.assert(
+      fc.property(ipLikeText, (text) => {
+        for (const [raw, value] of read(text)) {
+          if (value === NOT_PLAIN) continue;
+          expect(/^[\d.]+$/.test(raw), raw).toBe(true);
+          expect(value, raw).toBe(parseIpv4(raw));
+        }
+      }),
+      runs(1500),
+    );
+  });
+
   it('agrees on hand-picked tricky starts', () => {
     for (const text of [
       'ab12[:]34[:][:]1',
@@ -36,6 +65,8 @@ describe('nextCandidate', () => {
       'x:::1 [::] :1.2.3.4 1.2.3.4:5:6',
       'outside:2001:db8::1',
       '[[[:]:]',
+      '1.2.3.4567 12.34.567.8 1.22.333.4444.5 9999.1.2.3 1.2.3 1.2.3. 1.2.3(.)4 1.2{.}3.4 1.2.3[4',
+      '1.2.3:4 ::1.2.3.4 12.3:4::1 0.0.0.0 00.1.2.3',
     ]) {
       expect(viaAnchors(text), text).toEqual(viaGlobalSearch(text));
     }

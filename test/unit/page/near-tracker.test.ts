@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNearTracker, listItemOf, type Nearness } from '@/lib/page/near-tracker';
 
 /** Records observed targets; the test fires entries by hand. */
@@ -81,6 +81,26 @@ describe('near tracker', () => {
     // No list around: the element itself.
     const b = document.querySelector('b')!;
     expect(listItemOf(b)).toBe(b);
+  });
+
+  it('climbs once for the cells of a row read in one task, and afresh after it', async () => {
+    // Rows of 10 cells, so the climb counts children at two levels (row: 10, tbody: 20).
+    document.body.innerHTML = `<table><tbody>${Array.from({ length: 20 }, () => `<tr>${'<td><b>1.2.3.4</b></td>'.repeat(10)}</tr>`).join('')}</tbody></table>`;
+    const rows = [...document.querySelectorAll('tr')];
+    const bolds = [...rows[5]!.querySelectorAll('b')];
+    const reads = vi.spyOn(Element.prototype, 'nextElementSibling', 'get');
+    // A <b> is alone in its cell, the cell is one of 10: each <b>'s item is its cell.
+    for (const b of bolds) expect(listItemOf(b)).toBe(b.parentElement);
+    const cells = [...rows[5]!.children];
+    for (const c of cells) expect(listItemOf(c)).toBe(c);
+    // The row's children were counted once (8 sibling reads), each cell's once (1 read): 18
+    // reads in all, where counting on every climb took 170.
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(20);
+    reads.mockRestore();
+    // After the task, the page may have changed: a row of 3 cells in a tbody of 20 rows.
+    await Promise.resolve();
+    rows[5]!.replaceChildren(...cells.slice(0, 3));
+    expect(listItemOf(cells[0]!)).toBe(rows[5]);
   });
 
   it('watches only the ends of each chunk of rows, not every cell', () => {
