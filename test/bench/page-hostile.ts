@@ -17,7 +17,7 @@
  * Memory under the mutation storm (issue 15) is `npm run bench page-memory` (./page-memory.ts).
  * The machine is shared: read the ratios, not the absolute times.
  */
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { withHostileSession } from './hostile-session';
 import { contentScriptTaskSet, startTrace, type TraceEvent } from './page';
 
@@ -25,6 +25,26 @@ const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
 const ALL_PAGES = ['one-element.html', 'cells.html', 'text-nodes.html', 'mutation-storm.html', 'deep-shadow.html'];
 /** BENCH_HOSTILE_PAGES=cells.html,mutation-storm.html: only those (a quicker look at one page). */
 const PAGES = process.env.BENCH_HOSTILE_PAGES ? process.env.BENCH_HOSTILE_PAGES.split(',') : ALL_PAGES;
+/**
+ * BENCH_HOSTILE_SCROLL=1: halfway through each load's window the page is scrolled to its end,
+ * as an analyst jumping to the bottom. Past the page limit that reads rows not held yet, and
+ * the far addresses are dropped (page-lens evictFar), which a load without scrolling never
+ * does.
+ */
+const SCROLL = process.env.BENCH_HOSTILE_SCROLL === '1';
+
+/**
+ * Waits out one load's window, scrolling to the end halfway with BENCH_HOSTILE_SCROLL=1 (also
+ * used by bench page-profile's fixed window).
+ */
+export async function watchWindow(page: Page, windowMs: number): Promise<void> {
+  if (!SCROLL) return page.waitForTimeout(windowMs);
+  await page.waitForTimeout(windowMs / 2);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForTimeout(windowMs / 2);
+}
+
+const watch = (page: Page) => watchWindow(page, WINDOW_MS);
 
 /** In the page from its first script: every long task (> 50 ms) the browser reports. */
 function recordLongTasks(): void {
@@ -45,7 +65,7 @@ async function blockingOf(context: BrowserContext, url: string): Promise<Blockin
   try {
     await page.addInitScript(recordLongTasks);
     await page.goto(url, { timeout: 120_000 });
-    await page.waitForTimeout(WINDOW_MS);
+    await watch(page);
     const tasks = await page.evaluate(() => (window as unknown as { benchTasks: number[] }).benchTasks);
     return { longest: Math.max(0, ...tasks), blocking: tasks.reduce((s, d) => s + Math.max(0, d - 50), 0) };
   } finally {
@@ -72,7 +92,7 @@ async function ownTasksOf(context: BrowserContext, url: string, scriptUrl: strin
     const cdp = await context.newCDPSession(page);
     const stopTrace = await startTrace(cdp);
     await page.goto(url, { timeout: 120_000 });
-    await page.waitForTimeout(WINDOW_MS);
+    await watch(page);
     const events = await stopTrace();
     const taskSet = [...contentScriptTaskSet(events, scriptUrl)];
     const tasks = taskSet.map((t) => (t.dur ?? 0) / 1000);

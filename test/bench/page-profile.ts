@@ -11,12 +11,14 @@
  * BENCH_PROFILE_PAGE=hostile/cells.html (any page under test/fixtures/pages/, registered mode
  * only) profiles that page instead, for a fixed window of BENCH_PROFILE_WINDOW_MS (default
  * 8,000) from navigation, as `bench page-hostile` measures it: the hostile pages of issue 10
- * have no "everything on screen is marked" moment to wait for.
+ * have no "everything on screen is marked" moment to wait for. BENCH_HOSTILE_SCROLL=1 scrolls
+ * the page to its end halfway through that window (as bench page-hostile does).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSimulator } from '../sim/server';
+import { watchWindow } from './page-hostile';
 import { armChecker, contentScriptTaskSet, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, waitScanned, withExtension, type BenchWindow, type ExtApi, type TraceEvent } from './page';
 
 const OUT = '.output-profile';
@@ -131,7 +133,7 @@ export async function run(): Promise<void> {
         await waitScanned(ext, url);
         await page.waitForTimeout(500);
       } else {
-        await page.waitForTimeout(Number(process.env.BENCH_PROFILE_WINDOW_MS ?? 8_000));
+        await watchWindow(page, Number(process.env.BENCH_PROFILE_WINDOW_MS ?? 8_000));
       }
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
       const events = await stopTrace();
