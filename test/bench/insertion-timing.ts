@@ -41,6 +41,8 @@ export interface InsertionSummary {
   readyInFirstFrame: number;
   /** Render end → frame whose layout had the mark (never = Infinity, over any target). */
   ready: { p50: number; p95: number };
+  /** Render end → the first frame's animation frame callbacks (no mark can be ready sooner). */
+  firstFrame: { p50: number; p95: number };
   /** Render end → first frame after it painted (the page's own cost of the new text). */
   firstPaint: { p50: number; p95: number };
   /** Of those, how many frame ends came from a Long Animation Frame entry. */
@@ -55,12 +57,14 @@ export function percentile(sorted: readonly number[], q: number): number {
 
 export function summarizeInsertions(samples: readonly InsertionSample[]): InsertionSummary {
   const ready = samples.map((s) => s.readyMs ?? Infinity).sort((a, b) => a - b);
+  const frames = samples.flatMap((s) => (s.firstFrameMs === null ? [] : [s.firstFrameMs])).sort((a, b) => a - b);
   const paints = samples.flatMap((s) => (s.firstPaintMs === null ? [] : [s.firstPaintMs])).sort((a, b) => a - b);
   return {
     count: samples.length,
     never: samples.filter((s) => s.readyMs === null).length,
     readyInFirstFrame: samples.filter((s) => s.readyFrame === 0).length,
     ready: { p50: percentile(ready, 0.5), p95: percentile(ready, 0.95) },
+    firstFrame: { p50: percentile(frames, 0.5), p95: percentile(frames, 0.95) },
     firstPaint: { p50: percentile(paints, 0.5), p95: percentile(paints, 0.95) },
     paintFromLoaf: samples.filter((s) => s.paintFromLoaf && s.firstPaintMs !== null).length,
   };

@@ -34,6 +34,7 @@ describe('summarizeInsertions', () => {
     expect(s.never).toBe(3);
     expect(s.readyInFirstFrame).toBe(0);
     expect(s.firstPaint).toEqual({ p50: 250, p95: 400 });
+    expect(s.firstFrame).toEqual({ p50: 10, p95: 10 });
     expect(s.paintFromLoaf).toBe(1);
   });
 
