@@ -8,8 +8,8 @@
  * array: this loop runs for every anchor of every scanned page.
  *
  * Plain dotted decimal (`185.220.101.1`, nearly every address in console text) is read by hand
- * instead, with its value on the way (`candidateIpv4`), so neither the candidate regex nor
- * parseIpv4 reads it again: on the 10,000-row fixture's 60,000 cell texts that was most of
+ * instead, with its validity on the way (`plainCandidate`), so neither the candidate regex
+ * nor parseIpv4 reads it again: on the 10,000-row fixture's 60,000 cell texts that was most of
  * findIps' time over a bare regex's.
  */
 import { stickyCandidateRegex } from './candidate-pattern';
@@ -28,14 +28,19 @@ function isDigit(code: number): boolean {
 /** Where the last candidate found ends (exclusive); read it right after nextCandidate. */
 export let candidateEnd = 0;
 
-/** `candidateIpv4` of a candidate not read by hand: check it with the regex's shape rules. */
-export const NOT_PLAIN = -2;
+/** `plainCandidate` of a candidate not read by hand: checkIpv4 parses it. */
+export const NOT_PLAIN = -1;
+/** Plain dotted decimal with an octet over 255 or a leading zero: parseIpv4 refuses it. */
+export const PLAIN_REFUSED = 0;
+/** Plain dotted decimal that parseIpv4 accepts: already canonical text. */
+export const PLAIN_VALID = 1;
 
 /**
- * For the last candidate, when it is plain dotted decimal: its value as parseIpv4 returns it
- * (-1 when an octet is over 255 or has a leading zero); NOT_PLAIN for any other candidate.
+ * What the hand reading found about the last candidate (NOT_PLAIN, PLAIN_REFUSED or
+ * PLAIN_VALID). Small integers only: a module variable that sometimes held an address's value
+ * (a heap number past 64.0.0.0) cost more than the regex it saved, measured cold in Chromium.
  */
-export let candidateIpv4 = NOT_PLAIN;
+export let plainCandidate = NOT_PLAIN;
 
 /** readPlainDotted's answer when a bracket follows an octet: a defanged dot the regex must judge. */
 const UNDECIDED = -2;
@@ -43,12 +48,11 @@ const UNDECIDED = -2;
 /**
  * Reads `\d{1,3}(?:\.\d{1,3}){3}` at `start` (at most three digits, then a dot) as the
  * sticky candidate regex would: its IPv6 branch cannot match there (no colon within a group's
- * reach), and backtracking to fewer digits leaves a digit where a dot is needed. Returns the end, -1 when the pattern does not match, or
- * UNDECIDED when a `[`, `(` or `{` stands where a dot may be written defanged. Sets
- * `candidateIpv4` to the value (or -1) when it returns an end.
+ * reach), and backtracking to fewer digits leaves a digit where a dot is needed. Returns the
+ * end, -1 when the pattern does not match, or UNDECIDED when a `[`, `(` or `{` stands where a
+ * dot may be written defanged. Sets `plainCandidate` when it returns an end.
  */
 function readPlainDotted(text: string, start: number): number {
-  let value = 0;
   let valid = true;
   let i = start;
   for (let part = 0; part < 4; part++) {
@@ -57,7 +61,6 @@ function readPlainDotted(text: string, start: number): number {
     while (i - from < 3 && isDigit(text.charCodeAt(i))) octet = octet * 10 + text.charCodeAt(i++) - 48;
     if (i === from) return -1;
     if (octet > 255 || (i - from > 1 && text.charCodeAt(from) === 48)) valid = false;
-    value = value * 256 + octet;
     if (part === 3) break;
     const next = text.charCodeAt(i);
     if (next === 46) i++;
@@ -65,7 +68,7 @@ function readPlainDotted(text: string, start: number): number {
     // A fourth digit, or anything else: no separator, and fewer digits leave a digit next.
     else return -1;
   }
-  candidateIpv4 = valid ? value : -1;
+  plainCandidate = valid ? PLAIN_VALID : PLAIN_REFUSED;
   return i;
 }
 
@@ -98,7 +101,7 @@ export function nextCandidate(text: string, position: number): number {
         }
       }
     }
-    candidateIpv4 = NOT_PLAIN;
+    plainCandidate = NOT_PLAIN;
     sticky.lastIndex = start;
     if (sticky.test(text)) {
       candidateEnd = sticky.lastIndex;

@@ -2,17 +2,18 @@
  * Decides whether an IPv4-shaped candidate is an address: strict four-part decimal, nothing
  * glued on either side, and no version context.
  */
-import { NOT_PLAIN } from './candidate-scan';
+import { NOT_PLAIN, PLAIN_REFUSED } from './candidate-scan';
 import { dotStartingAt, isDottedBefore, isGlueAt, isGlueBefore } from './boundaries';
 import { formatIpv4, parseIpv4 } from './parse-ipv4';
 import type { IpMatch } from './types';
 import { isVersionContext } from './version-context';
 
 /**
- * `known`: the value nextCandidate read on the way (`candidateIpv4`) for a plain dotted
- * candidate, so it is not parsed twice; NOT_PLAIN to parse here.
+ * `plain`: what nextCandidate found reading a plain dotted candidate (`plainCandidate`), so
+ * it is not parsed twice; NOT_PLAIN to parse here.
  */
-export function checkIpv4(text: string, start: number, raw: string, known = NOT_PLAIN): IpMatch | null {
+export function checkIpv4(text: string, start: number, raw: string, plain = NOT_PLAIN): IpMatch | null {
+  if (plain === PLAIN_REFUSED) return null;
   const end = start + raw.length;
   if (isGlueBefore(text, start) || isGlueAt(text, end)) return null;
   if (isDottedBefore(text, start)) return null;
@@ -20,8 +21,8 @@ export function checkIpv4(text: string, start: number, raw: string, known = NOT_
   // a space is a sentence end.
   const dotAfter = dotStartingAt(text, end);
   if (dotAfter > 0 && isGlueAt(text, end + dotAfter)) return null;
-  const defanged = known === NOT_PLAIN && !isPlainDotted(raw);
-  const value = known === NOT_PLAIN ? parseIpv4(text, start, end, defanged) : known;
+  const defanged = plain === NOT_PLAIN && !isPlainDotted(raw);
+  const value = plain === NOT_PLAIN ? parseIpv4(text, start, end, defanged) : 0;
   if (value < 0) return null;
   if (isVersionContext(text, start)) return null;
   // Without defang and leading zeros the text is already canonical.

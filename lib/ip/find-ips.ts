@@ -4,7 +4,7 @@
  * Work per character is constant (see candidate-pattern.ts), so 50 MB of logs scan in linear
  * time.
  */
-import { candidateEnd, candidateIpv4, nextCandidate } from './candidate-scan';
+import { candidateEnd, nextCandidate, plainCandidate } from './candidate-scan';
 import { checkIpv4 } from './check-ipv4';
 import { checkIpv6 } from './check-ipv6';
 import type { IpMatch } from './types';
@@ -34,7 +34,7 @@ export function forEachIp(text: string, onMatch: (match: IpMatch) => void, stats
       stats.candidateChars += end - start;
     }
     const raw = text.slice(start, end);
-    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw, candidateIpv4);
+    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw, plainCandidate);
     if (match) {
       // A match read again after a label may run past the first candidate.
       if (match.end > position) position = match.end;
@@ -56,7 +56,7 @@ export function forEachIpFrom(text: string, from: number, onMatch: (match: IpMat
     if (start < 0) return -1;
     position = candidateEnd;
     const raw = text.slice(start, position);
-    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw, candidateIpv4);
+    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw, plainCandidate);
     if (match) {
       if (match.end > position) position = match.end;
       onMatch(match);
