@@ -447,10 +447,11 @@ export class PageLens {
   }
 
   /**
-   * Once the page has removed nothing for QUIET_MS: forgets the answers and classes of IPs no
-   * longer on it, and resizes the maps, whose tables stayed sized for the storm's peak (V8 only
-   * shrinks a Map below a quarter full). One timer, re-armed for what is left of the wait, not
-   * one per removal: a storm removes nodes every frame.
+   * Once the page has removed nothing for QUIET_MS: forgets the classes of IPs no longer on it
+   * and resizes the maps, whose tables stayed sized for the storm's peak (V8 only shrinks a Map
+   * below a quarter full). Answers stay up to pruneForgottenIps' bound: an IP that comes back
+   * keeps its colour instead of showing "pending" until it is asked again. One timer, re-armed
+   * for what is left of the wait, not one per removal: a storm removes nodes every frame.
    */
   private compactWhenQuiet(): void {
     this.removedAt = performance.now();
@@ -469,7 +470,6 @@ export class PageLens {
 
   private compact(): void {
     const onPage = (ip: string) => this.store.countOf(ip) > 0;
-    this.lookups.prune(onPage, 0);
     this.lookups.compact();
     for (const ip of this.classes.keys()) if (!onPage(ip)) this.classes.delete(ip);
     this.classes = compactMap(this.classes);
