@@ -46,6 +46,13 @@ export class LookupQueue {
   private stopped = false;
   /** Bumped by forget(): answers to batches sent before it are dropped. */
   private generation = 0;
+  /**
+   * Bumped by forgetWhere() (lookups work again): a batch sent before it may still come back
+   * failed after it, since the recovery notice and the batch's answer travel apart; such an
+   * answer is no longer true and its IPs are asked again instead of staying "failed" for good.
+   */
+  private retryRound = 0;
+  private retryAgain: (result: LookupResult) => boolean = () => false;
 
   constructor(private readonly options: LookupQueueOptions) {}
 
@@ -120,6 +127,8 @@ export class LookupQueue {
    * requested again. Returns those IPs.
    */
   forgetWhere(retry: (result: LookupResult) => boolean): Set<string> {
+    this.retryRound++;
+    this.retryAgain = retry;
     const ips = new Set<string>();
     for (const [ip, result] of this.results) {
       if (!retry(result)) continue;
@@ -213,16 +222,17 @@ export class LookupQueue {
    */
   private launch(ips: string[], priority: PagePriority, after?: () => void): void {
     const generation = this.generation;
+    const round = this.retryRound;
     let release = after;
     const freeTurn = () => {
       const run = release;
       release = undefined;
       run?.();
     };
-    const task = this.ask(ips, priority, true, generation)
+    const task = this.ask(ips, priority, true, generation, round)
       .then((queued) => {
         freeTurn();
-        if (queued.length && !this.stopped && generation === this.generation) return this.ask(queued, priority, false, generation);
+        if (queued.length && !this.stopped && generation === this.generation) return this.ask(queued, priority, false, generation, round);
         return [];
       })
       .then(() => undefined)
@@ -234,7 +244,7 @@ export class LookupQueue {
   }
 
   /** One message: applies its answers, and returns the IPs left for a second ask (answerNow only). */
-  private async ask(ips: string[], priority: PagePriority, answerNow: boolean, generation: number): Promise<string[]> {
+  private async ask(ips: string[], priority: PagePriority, answerNow: boolean, generation: number, round: number): Promise<string[]> {
     const reply = await this.options.send(ips, priority, answerNow).catch(
       (error: unknown): Reply<LookupResult[]> => ({
         ok: false,
@@ -245,8 +255,9 @@ export class LookupQueue {
     const results: LookupResult[] = reply.ok ? [...reply.value] : [];
     const answered = new Set(results.map((r) => r.ip));
     const left = ips.filter((ip) => !answered.has(ip));
+    const fresh = (all: LookupResult[]) => (round === this.retryRound ? all : this.askAgainIfStale(all, priority));
     if (answerNow && reply.ok) {
-      if (results.length) this.apply(results);
+      if (results.length) this.apply(fresh(results));
       return left;
     }
     // No answer for an IP (failed message, or left out of the final reply) is an error, not
@@ -255,8 +266,18 @@ export class LookupQueue {
       ? { kind: 'bad-response', message: 'The extension gave no answer for this address.' }
       : { kind: asApiKind(reply.error.kind), message: reply.error.message };
     for (const ip of left) results.push({ ip, status: 'error', error });
-    this.apply(results);
+    this.apply(fresh(results));
     return [];
+  }
+
+  /** Answers of a batch sent before the last recovery: failures are asked again, not kept. */
+  private askAgainIfStale(results: LookupResult[], priority: PagePriority): LookupResult[] {
+    const stale = results.filter((r) => this.retryAgain(r)).map((r) => r.ip);
+    if (!stale.length) return results;
+    for (const ip of stale) this.asked.delete(ip);
+    this.request(stale, priority);
+    const again = new Set(stale);
+    return results.filter((r) => !again.has(r.ip));
   }
 
   private apply(results: LookupResult[]): void {

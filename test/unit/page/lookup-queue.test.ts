@@ -212,4 +212,54 @@ describe('LookupQueue', () => {
     expect(q.resultOf('1.1.1.1')?.status).toBe('not-found');
     expect(q.pending).toBe(0);
   });
+
+  it('a batch sent before lookups recovered that comes back failed after it is asked again, not kept failed', async () => {
+    // The recovery notice and a batch's answer travel apart: the page can hear "recovered"
+    // while a batch sent during the outage is still out, then get that batch's failure.
+    const failed = (ip: string): LookupResult => ({ ip, status: 'error', error: { kind: 'server', message: 'HTTP 503' } });
+    const gates: ReturnType<typeof deferred<void>>[] = [];
+    let serverBack = false;
+    const calls: string[][] = [];
+    const send: LookupSender = async (ips, _priority, answerNow) => {
+      if (answerNow) return { ok: true, value: [] };
+      calls.push(ips);
+      const down = !serverBack;
+      const gate = deferred<void>();
+      gates.push(gate);
+      await gate.promise;
+      return { ok: true, value: ips.map(down ? failed : notFound) };
+    };
+    const q = new LookupQueue({ send, onResults: () => {} });
+    q.request(['1.1.1.1'], 'visible');
+    q.request(['2.2.2.2'], 'background');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual([['1.1.1.1'], ['2.2.2.2']]);
+    // Lookups recovered: nothing has an answer yet, so nothing is forgotten...
+    serverBack = true;
+    expect(q.forgetWhere((r) => r.status === 'error').size).toBe(0);
+    // ...and the outage's failures arrive after it.
+    for (const gate of gates.splice(0)) gate.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    for (const gate of gates.splice(0)) gate.resolve();
+    await q.idle();
+    expect(calls.slice(2)).toEqual([['1.1.1.1'], ['2.2.2.2']]);
+    expect(q.resultOf('1.1.1.1')?.status).toBe('not-found');
+    expect(q.resultOf('2.2.2.2')?.status).toBe('not-found');
+  });
+
+  it('a failure of a batch sent after the recovery is kept (it is the current state)', async () => {
+    const failed = (ip: string): LookupResult => ({ ip, status: 'error', error: { kind: 'server', message: 'HTTP 503' } });
+    let calls = 0;
+    const send: LookupSender = async (ips, _priority, answerNow) => {
+      if (answerNow) return { ok: true, value: [] };
+      calls++;
+      return { ok: true, value: ips.map(failed) };
+    };
+    const q = new LookupQueue({ send, onResults: () => {} });
+    q.forgetWhere((r) => r.status === 'error');
+    q.request(['1.1.1.1'], 'visible');
+    await q.idle();
+    expect(calls).toBe(1);
+    expect(q.resultOf('1.1.1.1')?.status).toBe('error');
+  });
 });
