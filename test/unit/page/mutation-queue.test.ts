@@ -168,6 +168,13 @@ describe('mutation queue', () => {
       return { list, render: (tag: string) => [...list.children].forEach((s, i) => ((s.firstChild as Text).data = `${tag} ${i}`)) };
     }
 
+    /** The page renders, its records are delivered, and the next animation frame runs. */
+    async function renderAndFrame(q: { frames: (() => void)[] }, render: (text: string) => void, text: string): Promise<void> {
+      render(text);
+      await Promise.resolve();
+      q.frames.shift()!();
+    }
+
     function setupQueue() {
       const batches: MutationBatch[] = [];
       const frames: (() => void)[] = [];
@@ -185,9 +192,7 @@ describe('mutation queue', () => {
     it('are not read in the frame: the caller is told, and a task after the paint reads them once', async () => {
       const { list, render } = bigFrame(BIG_FRAME_RECORDS);
       const q = setupQueue();
-      render('new');
-      await Promise.resolve();
-      q.frames.shift()!();
+      await renderAndFrame(q, render, 'new');
       expect(q.bigFrames()).toBe(1);
       expect(q.batches).toEqual([]);
       expect(q.queue.pending).toBe(BIG_FRAME_RECORDS);
@@ -202,13 +207,9 @@ describe('mutation queue', () => {
     it('are read by the next frame when it comes before that task, and the task then reads nothing', async () => {
       const { list, render } = bigFrame(BIG_FRAME_RECORDS);
       const q = setupQueue();
-      render('first');
-      await Promise.resolve();
-      q.frames.shift()!();
+      await renderAndFrame(q, render, 'first');
       // The page renders again before the after-paint task: that frame reads both renders.
-      render('second');
-      await Promise.resolve();
-      q.frames.shift()!();
+      await renderAndFrame(q, render, 'second');
       expect(q.bigFrames()).toBe(1);
       const read = q.texts();
       expect(read).toHaveLength(list.children.length);
@@ -222,9 +223,7 @@ describe('mutation queue', () => {
     it('the task reads only the big frame’s records; a later render waits for its own frame', async () => {
       const { list, render } = bigFrame(BIG_FRAME_RECORDS);
       const q = setupQueue();
-      render('first');
-      await Promise.resolve();
-      q.frames.shift()!();
+      await renderAndFrame(q, render, 'first');
       render('second');
       await Promise.resolve();
       // The task runs before the second render's frame: the first render's records only.
@@ -243,9 +242,7 @@ describe('mutation queue', () => {
     it('smaller frames are read in the frame, as before', async () => {
       const { render } = bigFrame(BIG_FRAME_RECORDS - 1);
       const q = setupQueue();
-      render('new');
-      await Promise.resolve();
-      q.frames.shift()!();
+      await renderAndFrame(q, render, 'new');
       expect(q.bigFrames()).toBe(0);
       expect(q.texts()).toHaveLength(BIG_FRAME_RECORDS - 1);
       expect(q.afterPaint).toEqual([]);

@@ -69,6 +69,21 @@ function setup(rows: number, clock = { now: 0 }) {
   return { tracker, fine, coarse, onScreen, near, far, rowEls, cell };
 }
 
+
+/** Four rows tracked, the first and last reported near, the first row's cell on screen. */
+function withFirstRowVisible() {
+  const clock = { now: 0 };
+  const parts = setup(8, clock);
+  const { tracker, coarse, fine, cell, rowEls } = parts;
+  for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
+  coarse.fire([
+    { target: rowEls[0]!, top: 10, intersecting: true },
+    { target: rowEls[3]!, top: 70, intersecting: true },
+  ]);
+  fine.fire([{ target: cell(0, 0), top: 10, intersecting: true }]);
+  return { ...parts, clock };
+}
+
 describe('near tracker', () => {
   afterEach(() => {
     document.body.replaceChildren();
@@ -214,14 +229,7 @@ describe('near tracker', () => {
   // the new one's arrived. The cell must still be known as visible, or its new mark waits for
   // two observer round trips, and a page re-rendering faster than that never shows marks.
   it('keeps a visible cell known while its text node is replaced, so the new text is shown at once', () => {
-    const clock = { now: 0 };
-    const { tracker, coarse, fine, cell, rowEls, near } = setup(8, clock);
-    for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
-    coarse.fire([
-      { target: rowEls[0]!, top: 10, intersecting: true },
-      { target: rowEls[3]!, top: 70, intersecting: true },
-    ]);
-    fine.fire([{ target: cell(0, 0), top: 10, intersecting: true }]);
+    const { tracker, fine, cell, near, clock } = withFirstRowVisible();
     expect(near).toEqual([[['r0'], 'visible']]);
     // Old text node swept (its item leaves), then the new one is scanned: no observer call between.
     tracker.untrack(cell(0, 0), 'r0');
@@ -334,14 +342,7 @@ describe('near tracker', () => {
     expect(tracker.nearnessOf(cell(1, 0))).toBe('unknown');
   });
   it('keeps what it knows when its maps are resized (compact), parked elements included', () => {
-    const clock = { now: 0 };
-    const { tracker, coarse, fine, cell, rowEls, near } = setup(8, clock);
-    for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
-    coarse.fire([
-      { target: rowEls[0]!, top: 10, intersecting: true },
-      { target: rowEls[3]!, top: 70, intersecting: true },
-    ]);
-    fine.fire([{ target: cell(0, 0), top: 10, intersecting: true }]);
+    const { tracker, fine, cell, near, clock } = withFirstRowVisible();
     tracker.untrack(cell(1, 0), 'r1');
     tracker.compact();
     expect(tracker.nearnessOf(cell(0, 0))).toBe('visible');
