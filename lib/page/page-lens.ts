@@ -440,10 +440,15 @@ export class PageLens {
 
   /** Per-page maps hold IPs that left the page only up to a bound (issue 15). */
   private pruneForgottenIps(): void {
-    const onPage = (ip: string) => this.store.countOf(ip) > 0;
     const max = this.store.ipCount + MAX_FORGOTTEN_IPS;
-    this.lookups.prune(onPage, max);
-    if (this.classes.size > max) for (const ip of this.classes.keys()) if (!onPage(ip)) this.classes.delete(ip);
+    this.lookups.prune(this.isOnPage, max);
+    if (this.classes.size > max) this.forgetClassesOffPage();
+  }
+
+  private readonly isOnPage = (ip: string): boolean => this.store.countOf(ip) > 0;
+
+  private forgetClassesOffPage(): void {
+    for (const ip of this.classes.keys()) if (!this.isOnPage(ip)) this.classes.delete(ip);
   }
 
   /**
@@ -469,9 +474,8 @@ export class PageLens {
   }
 
   private compact(): void {
-    const onPage = (ip: string) => this.store.countOf(ip) > 0;
     this.lookups.compact();
-    for (const ip of this.classes.keys()) if (!onPage(ip)) this.classes.delete(ip);
+    this.forgetClassesOffPage();
     this.classes = compactMap(this.classes);
     this.store.compact();
     this.tracker.compact();

@@ -9,7 +9,7 @@ import { expect, test } from './fixtures';
 import { markedIps, usePageSimulator } from './page-support';
 import { extensionUrl, tabIdOf } from './ui-helpers';
 import { ChromiumDriver } from './chromium-driver';
-import { newTopEventMarkedAndLookedUp } from './scenarios/live-list-scenarios';
+import { markedTexts, newTopEventMarkedAndLookedUp } from './scenarios/live-list-scenarios';
 
 const env = usePageSimulator({ scanLoopback: true });
 
@@ -47,15 +47,8 @@ test('150,000 IPs in one element: the rows around it are still marked', async ({
 });
 
 /** Texts under every mark of every severity, with the text node's whole data. */
-function markedNodeTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const [name, h] of CSS.highlights) {
-      if (!name.startsWith('ip-rep-')) continue;
-      for (const r of h) out.push((r.startContainer as Text).data);
-    }
-    return out;
-  });
+async function markedNodeTexts(page: Page): Promise<string[]> {
+  return (await markedTexts(page)).map(([text]) => text);
 }
 
 test('1,000,000 text nodes: the rows on screen are marked and the page answers', async ({ context }) => {

@@ -102,7 +102,7 @@ export async function marksSurviveScrollingDuringRerenders(driver: ExtensionDriv
 }
 
 /** Texts of the nodes any `ip-rep-*` highlight starts in, and the highlight's name for each. */
-function markedTexts(page: Evaluator): Promise<[string, string][]> {
+export function markedTexts(page: Evaluator): Promise<[string, string][]> {
   return page.evaluate(() => {
     const out: [string, string][] = [];
     for (const [name, h] of CSS.highlights) {
