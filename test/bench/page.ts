@@ -683,8 +683,8 @@ function reportInsertions(scenario: Scenario, withExt: ScenarioRun[], without: S
   console.log(`    render end → first frame after it, without the extension (the floor): median ${show(off.firstFrame.p50)}, p95 ${show(off.firstFrame.p95)}`);
   console.log(`    render end → new text painted, with / without the extension: median ${show(on.firstPaint.p50)} / ${show(off.firstPaint.p50)}, p95 ${show(on.firstPaint.p95)} / ${show(off.firstPaint.p95)} (${off.count} events without; frame end from its LoAF entry for ${on.paintFromLoaf} / ${off.paintFromLoaf}, else the task after it)`);
   goals.push(
-    { what: `${scenario.file} at the top: new event → mark ready, median`, measured: show(on.ready.p50), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p50 <= INSERTION_TO_MARK_MS },
-    { what: `${scenario.file} at the top: new event → mark ready, p95`, measured: show(on.ready.p95), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p95 <= INSERTION_TO_MARK_MS },
+    { what: `issue 16: ${scenario.file} at the top: new event → mark ready, median`, measured: show(on.ready.p50), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p50 <= INSERTION_TO_MARK_MS },
+    { what: `issue 16: ${scenario.file} at the top: new event → mark ready, p95`, measured: show(on.ready.p95), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p95 <= INSERTION_TO_MARK_MS },
   );
 }
 
@@ -702,7 +702,7 @@ export async function run(): Promise<void> {
   }
   const gz = gzipSync(readFileSync(path.join(dir, 'content-scripts/content.js')), { level: 9 }).length;
   goals.push({ what: 'content script size (content.js, gzip -9)', measured: `${(gz / 1024).toFixed(1)} KB`, target: '≤ 25 KB', met: gz <= 25 * 1024 });
-  console.log(`\n  goals of issue 11 (${goals.filter((g) => g.met).length} of ${goals.length} met):`);
+  console.log(`\n  goals of issues 11 and 16 (${goals.filter((g) => g.met).length} of ${goals.length} met):`);
   for (const g of goals) console.log(goalLine(g));
 }
 
