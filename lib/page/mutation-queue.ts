@@ -17,7 +17,11 @@
  * caller rescans only what is on screen, so a new top row is marked before that frame's
  * layout, and the records are read in a task after the paint. A frame that comes before that
  * task reads them itself; each record is read once either way.
+ *
+ * A container rebuilt with thousands of nodes frame after frame (the storm) is not handed over
+ * while it storms, only once it has gone quiet (storm-watch.ts); its removals still are.
  */
+import { stormWatch } from './storm-watch';
 
 export interface MutationBatch {
   /** Added nodes and text nodes whose text changed, still in the page, in record order. */
@@ -60,6 +64,8 @@ export interface MutationQueueOptions {
   onBigFrame?: () => void;
   /** Runs a task after the current frame is painted; a 0 ms timer by default (tests inject). */
   afterPaint?: (task: () => void) => void;
+  /** setTimeout by default (tests inject): when a storming container is looked at again. */
+  setTimer?: (run: () => void, ms: number) => void;
 }
 
 export type ObserverLike = Pick<MutationObserver, 'observe' | 'disconnect' | 'takeRecords'>;
@@ -80,6 +86,12 @@ const CLOCK_EVERY = 64;
  * hands over the parent (one walk) rather than each node.
  */
 const MANY_ADDED = 32;
+/**
+ * A rebuild bringing at least this many nodes can make its container a storm (storm-watch.ts):
+ * the storm brings 5,000 rows, a virtualised grid's re-render on scroll (kibana-discover.html)
+ * tens, and those must be read in the frame they come.
+ */
+const STORM_MIN_ADDED = 1_000;
 
 /**
  * Records in one frame from which their reading waits for the paint (with `onBigFrame`). A
@@ -108,6 +120,8 @@ export class MutationQueue {
    * task reads only these: records of a later render stay for their own frame.
    */
   private deferred = 0;
+  /** Whether a rebuilt container storms (storm-watch.ts). */
+  private readonly storming: (root: Node) => boolean;
 
   constructor(
     private readonly onBatch: (batch: MutationBatch) => void,
@@ -118,6 +132,13 @@ export class MutationQueue {
     this.now = options.now ?? (() => performance.now());
     this.onBigFrame = options.onBigFrame;
     this.afterPaint = options.afterPaint ?? ((task) => setTimeout(task, 0));
+    this.storming = stormWatch({
+      now: this.now,
+      setTimer: options.setTimer ?? ((run, ms) => setTimeout(run, ms)),
+      onQuiet: (root) => {
+        if (!this.disposed && root.isConnected) this.onBatch({ touched: [root], removed: false, removedNodes: [] });
+      },
+    });
     const callback: MutationCallback = (records) => {
       // Only queue: no DOM reads, no allocation beyond the array push.
       for (const r of records) this.records.push(r);
@@ -209,7 +230,8 @@ export class MutationQueue {
         }
         const added = r.addedNodes;
         if (this.nodeIndex === 0 && replacesChildren(r)) {
-          add(r.target);
+          // A storming container's rows live a frame: read once it is quiet (storm-watch.ts).
+          if (added.length < STORM_MIN_ADDED || !this.storming(r.target)) add(r.target);
         } else {
           for (; this.nodeIndex < added.length; this.nodeIndex++) {
             add(added[this.nodeIndex]!);

@@ -105,6 +105,80 @@ describe('mutation queue', () => {
     queue.disconnect();
   });
 
+  it('holds back a container rebuilt frame after frame (the storm) until it goes quiet, then hands it over once', () => {
+    const batches: MutationBatch[] = [];
+    const fake = fakeObserver();
+    let clock = 0;
+    const timers: { run: () => void; at: number }[] = [];
+    const queue = new MutationQueue((b) => batches.push(b), () => {}, {
+      createObserver: fake.create,
+      now: () => clock,
+      setTimer: (run, ms) => timers.push({ run, at: clock + ms }),
+    });
+    const storm = document.createElement('div');
+    document.body.append(storm);
+    const rebuild = () => {
+      const old = [...storm.childNodes];
+      // At least the 1,000 nodes that make a rebuild count (the storm fixture's: 5,000).
+      const rows = Array.from({ length: 1_000 }, () => document.createElement('div'));
+      storm.replaceChildren(...rows);
+      fake.childList(storm, rows, old);
+      queue.flush();
+    };
+    const runTimers = () => {
+      for (const t of timers.splice(0)) {
+        clock = Math.max(clock, t.at);
+        t.run();
+      }
+    };
+    // The first rebuild is read as usual; the ones that follow within a frame or a few are not.
+    rebuild();
+    for (let frame = 1; frame <= 5; frame++) {
+      clock += 16;
+      rebuild();
+    }
+    expect(batches.map((b) => b.touched)).toEqual([[storm], [], [], [], [], []]);
+    // Their removals still are: the store drops what the first rebuild marked.
+    expect(batches.slice(1).every((b) => b.removed)).toBe(true);
+    // A slow frame (a loaded machine) does not end the storm.
+    clock += 300;
+    rebuild();
+    runTimers();
+    expect(batches.map((b) => b.touched.length)).toEqual([1, 0, 0, 0, 0, 0, 0]);
+    // Quiet for the watch's wait: the container is handed over once, with what it shows now.
+    runTimers();
+    expect(batches.at(-1)).toEqual({ touched: [storm], removed: false, removedNodes: [] });
+    runTimers();
+    expect(batches).toHaveLength(8);
+    // A console re-rendering a big table a few times a second is never held back.
+    clock += 1_000;
+    for (let i = 0; i < 3; i++) {
+      clock += 400;
+      rebuild();
+    }
+    expect(batches.slice(-3).map((b) => b.touched)).toEqual([[storm], [storm], [storm]]);
+    queue.disconnect();
+  });
+
+  it('never holds back a small rebuild (a virtualised grid re-rendering its rows on every scroll frame)', () => {
+    const batches: MutationBatch[] = [];
+    const fake = fakeObserver();
+    let clock = 0;
+    const queue = new MutationQueue((b) => batches.push(b), () => {}, { createObserver: fake.create, now: () => clock, setTimer: () => {} });
+    const grid = document.createElement('div');
+    document.body.append(grid);
+    for (let frame = 0; frame < 10; frame++) {
+      clock += 16;
+      const rows = Array.from({ length: 60 }, () => document.createElement('div'));
+      grid.replaceChildren(...rows);
+      fake.childList(grid, rows);
+      queue.flush();
+    }
+    expect(batches.every((b) => b.touched.length === 1 && b.touched[0] === grid)).toBe(true);
+    expect(batches).toHaveLength(10);
+    queue.disconnect();
+  });
+
   it('reads records for a bounded time per scheduled flush and carries the rest over', async () => {
     const batches: MutationBatch[] = [];
     const scheduled: (() => void)[] = [];
