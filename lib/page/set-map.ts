@@ -10,13 +10,23 @@
  * occurrences all left, and keeps what it knows about it until the element is released.
  */
 
-/** The Set made for a key with more than one value; its own class, so a value is never taken for it. */
+/**
+ * A key with a few values keeps them in a plain array (values are never arrays themselves).
+ * Making a Set for every key with a second value was the SetMaps' largest cost in the initial
+ * scan of the 10,000-row table (issue 11): ~23,000 of them (an IP seen again, a row's second
+ * IP cell, a cell holding two IPs), each ~1 µs to make and ~120 bytes, where an array of two
+ * is a few dozen. Past FEW values a Set takes over, so removing values stays O(1) for a key
+ * with thousands of them (an IP on every row, an element holding 150,000: issue 10).
+ */
+const FEW = 8;
+
+/** The Set made for a key with more than FEW values; its own class, so a value is never taken for it. */
 class Many<V> extends Set<V> {}
 
 /** A key held with no value. */
 const NONE: unique symbol = Symbol('none');
 
-type Slot<V> = V | Many<V> | typeof NONE;
+type Slot<V> = V | V[] | Many<V> | typeof NONE;
 
 export class SetMap<K, V> {
   private slots = new Map<K, Slot<V>>();
@@ -35,8 +45,12 @@ export class SetMap<K, V> {
     const slot = this.slots.get(key);
     if (slot === undefined && !this.slots.has(key)) this.slots.set(key, value);
     else if (slot === NONE) this.slots.set(key, value);
-    else if (slot instanceof Many) slot.add(value);
-    else if (slot !== value) this.slots.set(key, new Many<V>([slot as V, value]));
+    else if (Array.isArray(slot)) {
+      if (slot.includes(value)) return;
+      if (slot.length < FEW) slot.push(value);
+      else this.slots.set(key, new Many<V>([...slot, value]));
+    } else if (slot instanceof Many) slot.add(value);
+    else if (slot !== value) this.slots.set(key, [slot as V, value]);
   }
 
   /**
@@ -45,6 +59,12 @@ export class SetMap<K, V> {
    */
   remove(key: K, value: V): number {
     const slot = this.slots.get(key);
+    if (Array.isArray(slot)) {
+      const at = slot.indexOf(value);
+      if (at >= 0) slot.splice(at, 1);
+      if (slot.length === 1) this.slots.set(key, slot[0]!);
+      return slot.length;
+    }
     if (slot instanceof Many) {
       slot.delete(value);
       if (slot.size > 1) return slot.size;
@@ -63,6 +83,7 @@ export class SetMap<K, V> {
 
   count(key: K): number {
     const slot = this.slots.get(key);
+    if (Array.isArray(slot)) return slot.length;
     if (slot instanceof Many) return slot.size;
     if (slot === NONE) return 0;
     return slot === undefined && !this.slots.has(key) ? 0 : 1;
@@ -71,7 +92,8 @@ export class SetMap<K, V> {
   /** The key's values (none for a key not held). */
   *values(key: K): IterableIterator<V> {
     const slot = this.slots.get(key);
-    if (slot instanceof Many) yield* slot;
+    if (Array.isArray(slot)) yield* slot as V[];
+    else if (slot instanceof Many) yield* slot;
     else if (slot !== NONE && (slot !== undefined || this.slots.has(key))) yield slot as V;
   }
 
