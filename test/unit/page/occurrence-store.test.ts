@@ -28,6 +28,33 @@ describe('OccurrenceStore', () => {
     expect(store.occurrenceAt(node, 3)).toBeUndefined();
   });
 
+  // Issue 11: listing every occurrence by IP was a third of the store's cost in the big
+  // table's initial scan, where nearly all are far and never get a range.
+  it('counts every occurrence by IP but lists by IP only those given a range, while held', () => {
+    const { store, node } = setup('185.220.101.1 and 185.220.101.1 and 8.8.8.8');
+    const change = emptyChange();
+    store.setMatches(node, findIps(node.data), change);
+    expect(store.countOf('185.220.101.1')).toBe(2);
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([]);
+    const [first, second] = change.added;
+    store.rangeOf(first!);
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([first]);
+    store.rangeOf(second!);
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([first, second]);
+    // A range asked for after the node was forgotten (a stale near report) is not listed.
+    const other = setup('9.9.9.9');
+    const otherChange = emptyChange();
+    other.store.setMatches(other.node, findIps(other.node.data), otherChange);
+    other.store.forgetNode(other.node, emptyChange());
+    other.store.rangeOf(otherChange.added[0]!);
+    expect([...other.store.rangedOccurrencesOfIp('9.9.9.9')]).toEqual([]);
+    expect(other.store.countOf('9.9.9.9')).toBe(0);
+    store.forgetNode(node, emptyChange());
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([]);
+    expect(store.countOf('185.220.101.1')).toBe(0);
+    expect(store.ipCount).toBe(0);
+  });
+
   it('keeps the same occurrences when a node is re-set to the same text (no churn)', () => {
     const { store, node } = setup('1.2.3.4');
     store.setMatches(node, findIps(node.data), emptyChange());
