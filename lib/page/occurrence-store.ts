@@ -173,10 +173,6 @@ export class OccurrenceStore {
     return this.byNode.keys();
   }
 
-  clear(change: StoreChange): void {
-    for (const node of [...this.byNode.keys()]) this.forgetNode(node, change);
-  }
-
   /** Resizes the indexes to what they hold (after many removals: see `compactMap`). */
   compact(): void {
     this.byNode = compactMap(this.byNode);

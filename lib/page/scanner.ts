@@ -96,11 +96,6 @@ export class Scanner {
     return this.limitReached;
   }
 
-  /** Nodes waiting (tests: detached ones are released). */
-  get queuedCount(): number {
-    return this.queues.urgent.size + this.queues.background.size;
-  }
-
   /** Resolves when the queue is empty. */
   drain(): Promise<void> {
     if (this.stopped) return Promise.resolve();

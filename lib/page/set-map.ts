@@ -3,11 +3,12 @@
  * occurrences an element carries, which elements a row holds, where an IP appears. Almost
  * every key has one value, and a `Set` per key cost ~120 bytes (the Set and its hash table);
  * on the 5,000-row storm page three of them per row were ~600 KB of the heap we added
- * (issue 15, measured with test/bench/heap-summary.ts). So a lone value is kept inline, and a
- * Set is made only when a key gets a second value.
+ * (issue 15, measured with test/bench/heap-summary.ts). So a lone value is kept inline, a few
+ * in an array, and a Set is made only past FEW values.
  *
- * A key can also be present with no value (`ensure`): the near tracker parks an element whose
- * occurrences all left, and keeps what it knows about it until the element is released.
+ * A key stays present with no value once its values all left (`remove`), until `deleteKey`:
+ * the near tracker parks an element whose occurrences all left, and keeps what it knows about
+ * it until the element is released.
  */
 
 /**
@@ -34,11 +35,6 @@ export class SetMap<K, V> {
   /** Whether the key is held, with values or without. */
   has(key: K): boolean {
     return this.slots.has(key);
-  }
-
-  /** Holds the key (with no value if it had none). */
-  ensure(key: K): void {
-    if (!this.slots.has(key)) this.slots.set(key, NONE);
   }
 
   add(key: K, value: V): void {
