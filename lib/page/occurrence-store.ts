@@ -192,11 +192,6 @@ export class OccurrenceStore {
     return this.ranged.values(ip);
   }
 
-  /** The match covering this character of a text node, if any. */
-  occurrenceAt(node: Text, offset: number): Occurrence | undefined {
-    return listOf(this.byNode.get(node)).find((o) => offset >= o.start && offset < o.end);
-  }
-
   ips(): IterableIterator<string> {
     return this.counts.keys();
   }

@@ -317,10 +317,6 @@ export class PageLens {
     return listPageIps(this.summarySource());
   }
 
-  highlightSize(severity: Severity): number {
-    return this.highlighter.size(severity);
-  }
-
   /** Called with the IPs whose answer changed (the card refreshes if it shows one of them). */
   onResults(listener: (ips: ReadonlySet<string>) => void): () => void {
     this.listeners.add(listener);

@@ -91,11 +91,6 @@ export class Scanner {
     return this.queues.urgent.size === 0 && !this.walks.urgent;
   }
 
-  /** The page limit that stopped the whole-page scan, if any. */
-  get limited(): LimitReached | null {
-    return this.limitReached;
-  }
-
   /** Resolves when the queue is empty. */
   drain(): Promise<void> {
     if (this.stopped) return Promise.resolve();

@@ -39,13 +39,12 @@ export class SetMap<K, V> {
 
   add(key: K, value: V): void {
     const slot = this.slots.get(key);
-    if (slot === undefined && !this.slots.has(key)) this.slots.set(key, value);
-    else if (slot === NONE) this.slots.set(key, value);
+    if (slot instanceof Many) slot.add(value);
     else if (Array.isArray(slot)) {
       if (slot.includes(value)) return;
       if (slot.length < FEW) slot.push(value);
       else this.slots.set(key, new Many<V>([...slot, value]));
-    } else if (slot instanceof Many) slot.add(value);
+    } else if (slot === NONE || (slot === undefined && !this.slots.has(key))) this.slots.set(key, value);
     else if (slot !== value) this.slots.set(key, [slot as V, value]);
   }
 
@@ -54,19 +53,18 @@ export class SetMap<K, V> {
    * Returns how many values the key has left.
    */
   remove(key: K, value: V): number {
-    const slot = this.slots.get(key);
+    let slot = this.slots.get(key);
+    if (slot instanceof Many) {
+      slot.delete(value);
+      if (slot.size > FEW) return slot.size;
+      // Back to an array, which the lines below shrink to a lone value or none.
+      this.slots.set(key, (slot = [...slot]));
+    }
     if (Array.isArray(slot)) {
       const at = slot.indexOf(value);
       if (at >= 0) slot.splice(at, 1);
-      if (slot.length === 1) this.slots.set(key, slot[0]!);
+      if (slot.length < 2) this.slots.set(key, slot.length ? slot[0]! : NONE);
       return slot.length;
-    }
-    if (slot instanceof Many) {
-      slot.delete(value);
-      if (slot.size > 1) return slot.size;
-      const [last] = slot;
-      this.slots.set(key, slot.size === 1 ? (last as V) : NONE);
-      return slot.size;
     }
     if (slot === value && this.slots.has(key)) this.slots.set(key, NONE);
     return this.count(key);
