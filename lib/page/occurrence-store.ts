@@ -54,8 +54,8 @@ export class OccurrenceStore {
   private counts = new Map<string, number>();
   /**
    * The occurrences given a range, by IP. Not every occurrence: on the 10,000-row table
-   * nearly all 40,000 are far and never get one, and adding each to a per-IP set was a
-   * third of the store's cost in the initial scan (issue 11, bench page-phases).
+   * nearly all 40,000 are far and never get one, and each went into a per-IP set (2,913 Sets
+   * of ~14) in the initial scan (issue 11, docs/page-performance.md, floor11f).
    * Most IPs appear once: a SetMap keeps a lone occurrence without a Set (issue 15, memory).
    */
   private readonly ranged = new SetMap<string, Occurrence>();
