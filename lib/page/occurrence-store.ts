@@ -1,7 +1,8 @@
 /**
- * Every IP found on the page, as ranges over the page's own text nodes. Indexed both ways:
- * by text node (to replace a node's matches when its text changes, and to hit-test) and by IP
- * (to recolour every occurrence when a result arrives, and to count them for the popup).
+ * Every IP found on the page, as ranges over the page's own text nodes. Indexed by text node
+ * (to replace a node's matches when its text changes, and to hit-test), counted by IP (for the
+ * popup and the lookups), and, for the occurrences given a range (those that came near the
+ * viewport: only they can be marked), listed by IP to recolour them when a result arrives.
  */
 import type { IpMatch } from '../ip/types';
 import { compactMap, SetMap } from './set-map';
@@ -49,8 +50,15 @@ function listOf(slot: NodeSlot | undefined): readonly Occurrence[] {
 
 export class OccurrenceStore {
   private byNode = new Map<Text, NodeSlot>();
-  /** Most IPs appear once: a SetMap keeps a lone occurrence without a Set (issue 15, memory). */
-  private readonly byIp = new SetMap<string, Occurrence>();
+  /** Occurrences per IP. */
+  private counts = new Map<string, number>();
+  /**
+   * The occurrences given a range, by IP. Not every occurrence: on the 10,000-row table
+   * nearly all 40,000 are far and never get one, and each went into a per-IP set (2,913 Sets
+   * of ~14) in the initial scan (issue 11, docs/page-performance.md, floor11f).
+   * Most IPs appear once: a SetMap keeps a lone occurrence without a Set (issue 15, memory).
+   */
+  private readonly ranged = new SetMap<string, Occurrence>();
   private occurrences = 0;
   /** Nodes looked at by targeted sweeps since the last full one (see sweepDisconnected). */
   private visitedSinceFullSweep = 0;
@@ -69,8 +77,9 @@ export class OccurrenceStore {
     // map(), not push(): an array grown by push from empty holds 17 slots, kept as long as the
     // node is on the page (issue 15).
     const list = matches.map((m): Occurrence => ({ node, ip: m.ip, version: m.version, start: m.start, end: m.end }));
+    const { counts } = this;
     for (const occ of list) {
-      this.byIp.add(occ.ip, occ);
+      counts.set(occ.ip, (counts.get(occ.ip) ?? 0) + 1);
       change.added.push(occ);
     }
     this.byNode.set(node, list.length === 1 ? list[0]! : list);
@@ -78,7 +87,11 @@ export class OccurrenceStore {
   }
 
   rangeOf(occ: Occurrence): AbstractRange {
-    return (occ.range ??= this.makeRange(occ.node, occ.start, occ.end));
+    if (occ.range) return occ.range;
+    occ.range = this.makeRange(occ.node, occ.start, occ.end);
+    // Listed for recolouring only while held: one the store forgot must not stay listed.
+    if (listOf(this.byNode.get(occ.node)).includes(occ)) this.ranged.add(occ.ip, occ);
+    return occ.range;
   }
 
   forgetNode(node: Text, change: StoreChange): void {
@@ -87,8 +100,12 @@ export class OccurrenceStore {
     const list = listOf(slot);
     this.byNode.delete(node);
     this.occurrences -= list.length;
+    const { counts } = this;
     for (const occ of list) {
-      if (this.byIp.remove(occ.ip, occ) === 0) this.byIp.deleteKey(occ.ip);
+      const left = counts.get(occ.ip)! - 1;
+      if (left > 0) counts.set(occ.ip, left);
+      else counts.delete(occ.ip);
+      if (occ.range && this.ranged.remove(occ.ip, occ) === 0) this.ranged.deleteKey(occ.ip);
       change.removed.push(occ);
     }
   }
@@ -156,35 +173,31 @@ export class OccurrenceStore {
     return this.byNode.keys();
   }
 
-  clear(change: StoreChange): void {
-    for (const node of [...this.byNode.keys()]) this.forgetNode(node, change);
-  }
-
   /** Resizes the indexes to what they hold (after many removals: see `compactMap`). */
   compact(): void {
     this.byNode = compactMap(this.byNode);
-    this.byIp.compact();
+    this.counts = compactMap(this.counts);
+    this.ranged.compact();
   }
 
   occurrencesOfNode(node: Text): readonly Occurrence[] {
     return listOf(this.byNode.get(node));
   }
 
-  occurrencesOfIp(ip: string): IterableIterator<Occurrence> {
-    return this.byIp.values(ip);
-  }
-
-  /** The match covering this character of a text node, if any. */
-  occurrenceAt(node: Text, offset: number): Occurrence | undefined {
-    return listOf(this.byNode.get(node)).find((o) => offset >= o.start && offset < o.end);
+  /**
+   * The occurrences of an IP that have a range (see rangeOf): every one that can be in a
+   * highlight, not those never near the viewport.
+   */
+  rangedOccurrencesOfIp(ip: string): IterableIterator<Occurrence> {
+    return this.ranged.values(ip);
   }
 
   ips(): IterableIterator<string> {
-    return this.byIp.keys();
+    return this.counts.keys();
   }
 
   countOf(ip: string): number {
-    return this.byIp.count(ip);
+    return this.counts.get(ip) ?? 0;
   }
 
   get nodeCount(): number {
@@ -197,7 +210,7 @@ export class OccurrenceStore {
   }
 
   get ipCount(): number {
-    return this.byIp.size;
+    return this.counts.size;
   }
 }
 

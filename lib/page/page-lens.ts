@@ -235,7 +235,7 @@ export class PageLens {
     if (this.settings.sendPrivate && !before.sendPrivate) {
       // Private addresses may now be sent: ask those already shown (the rest as they come near).
       const shown = [...this.store.ips()].filter((ip) =>
-        [...this.store.occurrencesOfIp(ip)].some((o) => o.range && this.highlighter.severityOf(o.range) !== undefined),
+        [...this.store.rangedOccurrencesOfIp(ip)].some((o) => this.highlighter.severityOf(o.range!) !== undefined),
       );
       this.lookups.request(shown.filter((ip) => this.shouldAsk(ip)), 'visible');
     }
@@ -317,10 +317,6 @@ export class PageLens {
     return listPageIps(this.summarySource());
   }
 
-  highlightSize(severity: Severity): number {
-    return this.highlighter.size(severity);
-  }
-
   /** Called with the IPs whose answer changed (the card refreshes if it shows one of them). */
   onResults(listener: (ips: ReadonlySet<string>) => void): () => void {
     this.listeners.add(listener);
@@ -346,7 +342,8 @@ export class PageLens {
     return {
       ips: () => this.store.ips(),
       countOf: (ip: string) => this.store.countOf(ip),
-      versionOf: (ip: string): 4 | 6 => this.store.occurrencesOfIp(ip).next().value?.version ?? 4,
+      // Canonical IPv6 always holds a colon, IPv4 never does.
+      versionOf: (ip: string): 4 | 6 => (ip.includes(':') ? 6 : 4),
       resultOf: (ip: string) => this.resultOf(ip),
       severityOf: (ip: string) => this.severityOfIp(ip),
     };
@@ -541,7 +538,7 @@ export class PageLens {
   private recolour(ips: Iterable<string>): void {
     for (const ip of ips) {
       const severity = this.severityOfIp(ip);
-      for (const occ of this.store.occurrencesOfIp(ip)) {
+      for (const occ of this.store.rangedOccurrencesOfIp(ip)) {
         // Only marks near the viewport are in the highlights; the rest take it when they come.
         if (occ.range && this.highlighter.severityOf(occ.range) !== undefined) this.highlighter.set(occ.range, severity);
       }

@@ -91,16 +91,6 @@ export class Scanner {
     return this.queues.urgent.size === 0 && !this.walks.urgent;
   }
 
-  /** The page limit that stopped the whole-page scan, if any. */
-  get limited(): LimitReached | null {
-    return this.limitReached;
-  }
-
-  /** Nodes waiting (tests: detached ones are released). */
-  get queuedCount(): number {
-    return this.queues.urgent.size + this.queues.background.size;
-  }
-
   /** Resolves when the queue is empty. */
   drain(): Promise<void> {
     if (this.stopped) return Promise.resolve();

@@ -3,20 +3,31 @@
  * occurrences an element carries, which elements a row holds, where an IP appears. Almost
  * every key has one value, and a `Set` per key cost ~120 bytes (the Set and its hash table);
  * on the 5,000-row storm page three of them per row were ~600 KB of the heap we added
- * (issue 15, measured with test/bench/heap-summary.ts). So a lone value is kept inline, and a
- * Set is made only when a key gets a second value.
+ * (issue 15, measured with test/bench/heap-summary.ts). So a lone value is kept inline, a few
+ * in an array, and a Set is made only past FEW values.
  *
- * A key can also be present with no value (`ensure`): the near tracker parks an element whose
- * occurrences all left, and keeps what it knows about it until the element is released.
+ * A key stays present with no value once its values all left (`remove`), until `deleteKey`:
+ * the near tracker parks an element whose occurrences all left, and keeps what it knows about
+ * it until the element is released.
  */
 
-/** The Set made for a key with more than one value; its own class, so a value is never taken for it. */
+/**
+ * A key with a few values keeps them in a plain array (values are never arrays themselves).
+ * Making a Set for every key with a second value was the SetMaps' largest cost in the initial
+ * scan of the 10,000-row table (issue 11): ~23,000 of them (an IP seen again, a row's second
+ * IP cell, a cell holding two IPs), each ~1 µs to make and ~120 bytes, where an array of two
+ * is a few dozen. Past FEW values a Set takes over, so removing values stays O(1) for a key
+ * with thousands of them (an IP on every row, an element holding 150,000: issue 10).
+ */
+const FEW = 8;
+
+/** The Set made for a key with more than FEW values; its own class, so a value is never taken for it. */
 class Many<V> extends Set<V> {}
 
 /** A key held with no value. */
 const NONE: unique symbol = Symbol('none');
 
-type Slot<V> = V | Many<V> | typeof NONE;
+type Slot<V> = V | V[] | Many<V> | typeof NONE;
 
 export class SetMap<K, V> {
   private slots = new Map<K, Slot<V>>();
@@ -26,17 +37,15 @@ export class SetMap<K, V> {
     return this.slots.has(key);
   }
 
-  /** Holds the key (with no value if it had none). */
-  ensure(key: K): void {
-    if (!this.slots.has(key)) this.slots.set(key, NONE);
-  }
-
   add(key: K, value: V): void {
     const slot = this.slots.get(key);
-    if (slot === undefined && !this.slots.has(key)) this.slots.set(key, value);
-    else if (slot === NONE) this.slots.set(key, value);
-    else if (slot instanceof Many) slot.add(value);
-    else if (slot !== value) this.slots.set(key, new Many<V>([slot as V, value]));
+    if (slot instanceof Many) slot.add(value);
+    else if (Array.isArray(slot)) {
+      if (slot.includes(value)) return;
+      if (slot.length < FEW) slot.push(value);
+      else this.slots.set(key, new Many<V>([...slot, value]));
+    } else if (slot === NONE || (slot === undefined && !this.slots.has(key))) this.slots.set(key, value);
+    else if (slot !== value) this.slots.set(key, [slot as V, value]);
   }
 
   /**
@@ -44,13 +53,18 @@ export class SetMap<K, V> {
    * Returns how many values the key has left.
    */
   remove(key: K, value: V): number {
-    const slot = this.slots.get(key);
+    let slot = this.slots.get(key);
     if (slot instanceof Many) {
       slot.delete(value);
-      if (slot.size > 1) return slot.size;
-      const [last] = slot;
-      this.slots.set(key, slot.size === 1 ? (last as V) : NONE);
-      return slot.size;
+      if (slot.size > FEW) return slot.size;
+      // Back to an array, which the lines below shrink to a lone value or none.
+      this.slots.set(key, (slot = [...slot]));
+    }
+    if (Array.isArray(slot)) {
+      const at = slot.indexOf(value);
+      if (at >= 0) slot.splice(at, 1);
+      if (slot.length < 2) this.slots.set(key, slot.length ? slot[0]! : NONE);
+      return slot.length;
     }
     if (slot === value && this.slots.has(key)) this.slots.set(key, NONE);
     return this.count(key);
@@ -63,6 +77,7 @@ export class SetMap<K, V> {
 
   count(key: K): number {
     const slot = this.slots.get(key);
+    if (Array.isArray(slot)) return slot.length;
     if (slot instanceof Many) return slot.size;
     if (slot === NONE) return 0;
     return slot === undefined && !this.slots.has(key) ? 0 : 1;
@@ -71,7 +86,8 @@ export class SetMap<K, V> {
   /** The key's values (none for a key not held). */
   *values(key: K): IterableIterator<V> {
     const slot = this.slots.get(key);
-    if (slot instanceof Many) yield* slot;
+    if (Array.isArray(slot)) yield* slot as V[];
+    else if (slot instanceof Many) yield* slot;
     else if (slot !== NONE && (slot !== undefined || this.slots.has(key))) yield slot as V;
   }
 

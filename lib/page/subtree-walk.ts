@@ -65,10 +65,6 @@ export class SubtreeWalk {
     if (!this.nextElement) this.startText();
   }
 
-  get done(): boolean {
-    return this.finished;
-  }
-
   /**
    * Walks until `expired()` says so (checked every few dozen nodes, and inside a huge text
    * node by the visitor); true when finished.

@@ -228,7 +228,7 @@ function threadMs(e: TraceEvent): number {
  * (their thread clocks), else of the top-level task around the first; its wall time if the
  * trace has neither (the run goes on, and says so).
  */
-function markedThreadMs(events: TraceEvent[], marker: string, wallMs: number): number {
+export function markedThreadMs(events: TraceEvent[], marker: string, wallMs: number): number {
   const stamp = (m: string) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === m);
   const start = stamp(marker);
   const end = stamp(`${marker}-end`);

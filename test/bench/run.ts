@@ -6,12 +6,12 @@
  * page-hostile (hostile pages of issue 10: longest task, blocking time), page-memory (heap and
  * DOM nodes under two mutation storms, with and without the extension: issue 15).
  */
-const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-hostile', 'page-memory'] as const;
+const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-phases', 'page-hostile', 'page-memory'] as const;
 type Part = (typeof PARTS)[number];
 
 const requested = process.argv.slice(2).filter((a): a is Part => (PARTS as readonly string[]).includes(a));
 // page-profile builds its own readable copy: only when asked for.
-const parts = requested.length ? requested : PARTS.filter((p) => p !== 'page-profile');
+const parts = requested.length ? requested : PARTS.filter((p) => p !== 'page-profile' && p !== 'page-phases');
 
 for (const part of parts) {
   console.log(`\n=== bench: ${part} ===`);

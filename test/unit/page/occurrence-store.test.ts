@@ -4,6 +4,11 @@ import { findIps } from '@/lib/ip';
 import { emptyChange, OccurrenceStore } from '@/lib/page/occurrence-store';
 import { fakeRangeFactory } from './dom-fakes';
 
+/** The match covering this character of a text node, if any. */
+function occurrenceAt(store: OccurrenceStore, node: Text, offset: number) {
+  return store.occurrencesOfNode(node).find((o) => offset >= o.start && offset < o.end);
+}
+
 function setup(text: string) {
   const store = new OccurrenceStore(fakeRangeFactory);
   const node = document.createTextNode(text);
@@ -24,8 +29,35 @@ describe('OccurrenceStore', () => {
     const range = store.rangeOf(first);
     expect(node.data.slice(range.startOffset, range.endOffset)).toBe('185.220.101.1');
     expect(store.rangeOf(first)).toBe(range);
-    expect(store.occurrenceAt(node, 4)?.ip).toBe('185.220.101.1');
-    expect(store.occurrenceAt(node, 3)).toBeUndefined();
+    expect(occurrenceAt(store, node, 4)?.ip).toBe('185.220.101.1');
+    expect(occurrenceAt(store, node, 3)).toBeUndefined();
+  });
+
+  // Issue 11: listing every occurrence by IP was a third of the store's cost in the big
+  // table's initial scan, where nearly all are far and never get a range.
+  it('counts every occurrence by IP but lists by IP only those given a range, while held', () => {
+    const { store, node } = setup('185.220.101.1 and 185.220.101.1 and 8.8.8.8');
+    const change = emptyChange();
+    store.setMatches(node, findIps(node.data), change);
+    expect(store.countOf('185.220.101.1')).toBe(2);
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([]);
+    const [first, second] = change.added;
+    store.rangeOf(first!);
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([first]);
+    store.rangeOf(second!);
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([first, second]);
+    // A range asked for after the node was forgotten (a stale near report) is not listed.
+    const other = setup('9.9.9.9');
+    const otherChange = emptyChange();
+    other.store.setMatches(other.node, findIps(other.node.data), otherChange);
+    other.store.forgetNode(other.node, emptyChange());
+    other.store.rangeOf(otherChange.added[0]!);
+    expect([...other.store.rangedOccurrencesOfIp('9.9.9.9')]).toEqual([]);
+    expect(other.store.countOf('9.9.9.9')).toBe(0);
+    store.forgetNode(node, emptyChange());
+    expect([...store.rangedOccurrencesOfIp('185.220.101.1')]).toEqual([]);
+    expect(store.countOf('185.220.101.1')).toBe(0);
+    expect(store.ipCount).toBe(0);
   });
 
   it('keeps the same occurrences when a node is re-set to the same text (no churn)', () => {
@@ -44,11 +76,11 @@ describe('OccurrenceStore', () => {
     const change = emptyChange();
     store.setMatches(node, findIps(node.data), change);
     expect(store.occurrencesOfNode(node).map((o) => o.ip)).toEqual(['1.2.3.4']);
-    expect(store.occurrenceAt(node, 2)).toBe(change.added[0]);
+    expect(occurrenceAt(store, node, 2)).toBe(change.added[0]);
     node.data = '1.2.3.4 to 5.6.7.8';
     store.setMatches(node, findIps(node.data), change);
     expect(store.occurrencesOfNode(node).map((o) => o.ip)).toEqual(['1.2.3.4', '5.6.7.8']);
-    expect(store.occurrenceAt(node, 12)?.ip).toBe('5.6.7.8');
+    expect(occurrenceAt(store, node, 12)?.ip).toBe('5.6.7.8');
     expect(store.occurrenceCount).toBe(2);
     node.data = '9.9.9.9';
     store.setMatches(node, findIps(node.data), change);

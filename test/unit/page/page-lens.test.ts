@@ -224,7 +224,7 @@ describe('PageLens', () => {
     expect(names('critical')).toEqual(['185.220.101.1']);
     expect(names('high')).toEqual(['45.33.32.156']);
     // The old nodes' ranges are gone: every mark is on text in the page.
-    const all = ['critical', 'high'].flatMap((s) => [...lens.store.occurrencesOfIp(s === 'critical' ? '185.220.101.1' : '45.33.32.156')]);
+    const all = ['critical', 'high'].flatMap((s) => [...lens.store.rangedOccurrencesOfIp(s === 'critical' ? '185.220.101.1' : '45.33.32.156')]);
     expect(all.every((o) => o.node.isConnected)).toBe(true);
   });
 

@@ -23,9 +23,6 @@ describe('SetMap', () => {
 
   it('keeps a key whose values all left until deleteKey (a parked element)', () => {
     const m = new SetMap<string, number>();
-    m.ensure('k');
-    expect(m.has('k')).toBe(true);
-    expect(m.count('k')).toBe(0);
     m.add('k', 1);
     expect(m.remove('k', 1)).toBe(0);
     expect(m.has('k')).toBe(true);
@@ -85,7 +82,52 @@ describe('SetMap', () => {
     for (let i = 0; i < 100; i++) m.add(i, {});
     const slots = (m as unknown as { slots: Map<number, unknown> }).slots;
     expect([...slots.values()].some((v) => v instanceof Set)).toBe(false);
-    m.add(0, {});
+  });
+
+  it('keeps a few values per key without a Set, and makes one past eight (issue 11: cost per row)', () => {
+    const m = new SetMap<number, object>();
+    const slots = (m as unknown as { slots: Map<number, unknown> }).slots;
+    const values = Array.from({ length: 9 }, () => ({}));
+    for (const v of values.slice(0, 8)) m.add(0, v);
+    m.add(0, values[0]!);
+    expect(slots.get(0)).not.toBeInstanceOf(Set);
+    expect(m.count(0)).toBe(8);
+    expect([...m.values(0)]).toEqual(values.slice(0, 8));
+    m.add(0, values[8]!);
     expect(slots.get(0)).toBeInstanceOf(Set);
+    expect([...m.values(0)]).toEqual(values);
+    for (const v of values.slice(1)) m.remove(0, v);
+    expect(slots.get(0)).toBe(values[0]);
+    m.add(1, values[0]!);
+    m.add(1, values[1]!);
+    expect(m.remove(1, values[0]!)).toBe(1);
+    expect(slots.get(1)).toBe(values[1]);
+    expect(m.remove(1, values[1]!)).toBe(0);
+    expect(m.has(1)).toBe(true);
+    expect([...m.values(1)]).toEqual([]);
+  });
+
+  it('matches a Map of Sets when keys grow past a few values and shrink again', () => {
+    const m = new SetMap<number, number>();
+    const model = new Map<number, Set<number>>();
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let i = 0; i < 5_000; i++) {
+      const [k, v, op] = [rand(4), rand(14), rand(5)];
+      if (op <= 1) {
+        m.add(k, v);
+        if (!model.has(k)) model.set(k, new Set());
+        model.get(k)!.add(v);
+      } else if (op <= 3) {
+        const left = m.remove(k, v);
+        model.get(k)?.delete(v);
+        expect(left).toBe(model.get(k)?.size ?? 0);
+      } else if (rand(10) === 0) {
+        m.deleteKey(k);
+        model.delete(k);
+      }
+      expect(m.count(k)).toBe(model.get(k)?.size ?? 0);
+      expect([...m.values(k)].sort((a, b) => a - b)).toEqual([...(model.get(k) ?? [])].sort((a, b) => a - b));
+    }
   });
 });

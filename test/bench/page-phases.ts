@@ -1,0 +1,131 @@
+/**
+ * `npm run bench page-phases`: the initial scan of the 10,000-row table by phase (issue 11).
+ * The harness (page-phases/harness.ts) rebuilds the scan as one synchronous loop over the
+ * content script's own modules, stopping after a given phase; each stage runs on a fresh copy
+ * of the page (first-pass costs included, as for the content script), and its thread time is
+ * read from a trace between two `console.timeStamp` marks, as `bench page` reads the floor.
+ * A phase's cost is its stage's time minus the stage before it. Medians of BENCH_PHASES_RUNS
+ * (default 3) rounds, stages interleaved within a round.
+ *
+ * BENCH_PHASES_LIB=<dir> bundles the harness against `<dir>/lib` instead of this tree's (for
+ * example `git archive main lib | tar -x -C <dir>`), to compare two versions in one sitting;
+ * both are printed when it is set.
+ */
+import { chromium, type Browser } from '@playwright/test';
+import { build } from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
+import { startSimulator, type Simulator } from '../sim/server';
+import { markedThreadMs, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, VIEWPORT } from './page';
+
+const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
+const STAGES = ['floor', 'walk', 'prefilter', 'findIps', 'match cache', 'store', 'tracker', 'ranges'] as const;
+const HARNESS = 'test/bench/page-phases/harness.ts';
+
+async function bundle(root: string): Promise<string> {
+  const out = await build({ entryPoints: [path.join(root, HARNESS)], bundle: true, write: false, format: 'iife', target: 'chrome120', minify: true });
+  return out.outputFiles[0]!.text;
+}
+
+/** One stage on a fresh page: its thread time, ms, and what it counted. */
+async function runStage(browser: Browser, sim: Simulator, code: string, stage: number): Promise<{ ms: number; warmMs: number; counts: string }> {
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  try {
+    await page.addInitScript(NAME_SHIM);
+    await page.goto(`${sim.origin}/pages/siem/big-table.html`, { timeout: NAV_TIMEOUT_MS });
+    await page.addScriptTag({ content: code });
+    const stop = await startTrace(await page.context().newCDPSession(page));
+    const pass = (marker: string) => page.evaluate(
+      ({ stage, source, marker }) => {
+        console.timeStamp(marker);
+        const t = performance.now();
+        let counts: unknown;
+        if (stage === 0) {
+          const re = new RegExp(source, 'g');
+          let found = 0;
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const p = n.parentNode as Element | null;
+            if (p && (p.tagName === 'SCRIPT' || p.tagName === 'STYLE')) continue;
+            re.lastIndex = 0;
+            for (let m = re.exec((n as Text).data); m; m = re.exec((n as Text).data)) found++;
+          }
+          counts = { matches: found };
+        } else {
+          counts = (window as unknown as { runStage: (s: number) => unknown }).runStage(stage - 1);
+        }
+        console.timeStamp(`${marker}-end`);
+        return { ms: performance.now() - t, counts: JSON.stringify(counts) };
+      },
+      { stage, source: IPV4, marker },
+    );
+    // The first pass is the content script's case (the page's nodes have no JS wrappers yet);
+    // the second, on the same page, leaves out what only a first reader pays.
+    const cold = await pass('bench-phase');
+    const warm = await pass('bench-warm');
+    const events = await stop();
+    return { ms: markedThreadMs(events, 'bench-phase', cold.ms), warmMs: markedThreadMs(events, 'bench-warm', warm.ms), counts: cold.counts };
+  } finally {
+    await page.close();
+  }
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export async function run(): Promise<void> {
+  const runs = Number(process.env.BENCH_PHASES_RUNS ?? 3);
+  const builds: [string, string][] = [['this tree', await bundle('.')]];
+  const other = process.env.BENCH_PHASES_LIB;
+  if (other) {
+    // The harness itself is this tree's: only lib/ differs.
+    mkdirSync(path.join(other, path.dirname(HARNESS)), { recursive: true });
+    cpSync(HARNESS, path.join(other, HARNESS));
+    builds.push([other, await bundle(other)]);
+  }
+  const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
+  const times = builds.map(() => STAGES.map((): number[] => []));
+  const warmTimes = builds.map(() => STAGES.map((): number[] => []));
+  try {
+    console.log(`  load at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    for (let r = 0; r < runs; r++) {
+      for (let s = 0; s < STAGES.length; s++) {
+        for (let b = 0; b < builds.length; b++) {
+          if (s === 0 && b > 0) continue;
+          const { ms, warmMs, counts } = await runStage(browser, sim, builds[b]![1], s);
+          times[b]![s]!.push(ms);
+          warmTimes[b]![s]!.push(warmMs);
+          if (r === 0) console.log(`    ${builds[b]![0]} ${STAGES[s]}: ${counts}`);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    await sim.close();
+  }
+  console.log(`  load at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  for (const [label, all] of [['first pass (cold page)', times], ['second pass (same page)', warmTimes]] as const) {
+    const floor = median(all[0]![0]!);
+    for (let b = 0; b < builds.length; b++) {
+      console.log(`\n  ${builds[b]![0]}, ${label}: thread time by stage (median of ${runs}, ms; phase = stage - previous stage)`);
+      console.log('  | stage | stage, ms (runs) | phase, ms | stage / floor |');
+      console.log('  | --- | ---: | ---: | ---: |');
+      let previous = 0;
+      for (let s = 0; s < STAGES.length; s++) {
+        const list = s === 0 ? all[0]![0]! : all[b]![s]!;
+        const m = median(list);
+        const phase = s <= 1 ? m : m - previous;
+        console.log(`  | ${STAGES[s]} | ${m.toFixed(1)} (${list.map((x) => x.toFixed(0)).join(', ')}) | ${phase.toFixed(1)} | ${(m / floor).toFixed(2)}× |`);
+        if (s > 0) previous = m;
+      }
+    }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

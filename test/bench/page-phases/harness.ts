@@ -1,0 +1,58 @@
+/**
+ * In-page harness of `bench page-phases` (bundled by esbuild into the fixture page): the
+ * content script's initial scan rebuilt as a plain synchronous loop over the same modules, one
+ * phase more per stage, so the thread time of stage k minus stage k-1 is what phase k costs.
+ * No time slicing, no messaging: those are measured by `bench page-profile`.
+ */
+import { findIps } from '../../../lib/ip/find-ips';
+import { cachedFinder } from '../../../lib/page/match-cache';
+import { createNearTracker } from '../../../lib/page/near-tracker';
+import { emptyChange, OccurrenceStore, type Occurrence } from '../../../lib/page/occurrence-store';
+import { couldHoldIp } from '../../../lib/page/skip-rules';
+import { SubtreeWalk } from '../../../lib/page/subtree-walk';
+
+export const STAGES = ['walk', 'prefilter', 'findIps', 'match cache', 'store', 'tracker', 'ranges'] as const;
+
+function elementOf(occ: Occurrence): Element | null {
+  const parent = occ.node.parentNode;
+  return parent && parent.nodeType === Node.ELEMENT_NODE ? (parent as Element) : null;
+}
+
+/** Runs the pipeline up to `stage` (index into STAGES) over the body; counts what it saw. */
+function runStage(stage: number): { texts: number; candidates: number; occurrences: number } {
+  // The match cache (by text content) is a phase of its own: stage 3 on.
+  const find = stage >= 3 ? cachedFinder(findIps) : findIps;
+  const store = new OccurrenceStore();
+  const tracker = createNearTracker<Occurrence>({ onNear: () => {}, onFar: () => {} });
+  let change = emptyChange();
+  let texts = 0;
+  let candidates = 0;
+  let occurrences = 0;
+  const visitor = {
+    text(node: Text): boolean {
+      texts++;
+      if (stage < 1) return true;
+      const data = node.data;
+      if (!couldHoldIp(data)) return true;
+      candidates++;
+      if (stage < 2) return true;
+      const matches = find(data);
+      occurrences += matches.length;
+      if (stage < 4 || matches.length === 0) return true;
+      store.setMatches(node, matches, change);
+      if (stage < 5) return true;
+      for (const occ of change.added) {
+        const el = elementOf(occ);
+        if (el) tracker.track(el, occ);
+        if (stage >= 6) store.rangeOf(occ);
+      }
+      change = emptyChange();
+      return true;
+    },
+    shadowRoot() {},
+  };
+  new SubtreeWalk(document.body, visitor).step(() => false);
+  return { texts, candidates, occurrences };
+}
+
+(window as unknown as { runStage: typeof runStage }).runStage = runStage;
