@@ -1,15 +1,19 @@
 /**
  * The content script's only ties to the extension: lookups, the page summary and the display
- * settings go through the background with lib/message-client.ts (types only from
+ * settings go through the background with lib/background-connector.ts over the browser's own
+ * runtime (lib/native-runtime.ts: no webextension-polyfill in the page; types only from
  * lib/messaging.ts, so zod stays out of the page). The script never touches storage: it holds
  * the API key (and is closed to content scripts where the browser allows it).
  */
 import type { LookupResult } from '@/lib/lookup/types';
-import { sendToBackground } from '@/lib/message-client';
+import { backgroundConnector } from '@/lib/background-connector';
+import { nativeRuntime } from '@/lib/native-runtime';
 import { parseDisplaySettings } from '@/lib/page/display-settings';
 import type { LookupSender } from '@/lib/page/lookup-queue';
 import { DEFAULT_DISPLAY, type DisplaySettings, type Reply } from '@/lib/protocol';
 import { publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
+
+const sendToBackground = backgroundConnector(nativeRuntime);
 
 export const sendLookup: LookupSender = (ips, priority, answerNow) =>
   sendToBackground('cs:lookup', answerNow ? { ips, priority, now: true } : { ips, priority });

@@ -4,7 +4,6 @@
  * or injected once into a tab (toolbar, shortcut, context menu); never in the manifest, so it
  * runs nowhere the analyst did not ask for. Built as `content-scripts/content.js`.
  */
-import { browser } from 'wxt/browser';
 import { classifyIp, findIps } from '@/lib/ip';
 import type { CardStore } from '@/lib/page/card-store';
 import { createLazyCard } from '@/components/hover-card/lazy-card';
@@ -15,6 +14,7 @@ import { staticRangeFactory } from '@/lib/page/occurrence-store';
 import { refreshShownResults } from '@/lib/page/refresh-results';
 import { claimInstance } from './single-instance';
 import { listenForTabMessages } from './tab-listener';
+import { nativeRuntime } from '@/lib/native-runtime';
 // Built to content-scripts/content.css and registered with the script (see marks.css).
 import './marks.css';
 
@@ -30,7 +30,7 @@ export default defineContentScript({
     // registered one runs) invalidates the first one's WXT context as it starts, and must not
     // stop it; only an extension update (the runtime gone) ends this instance.
     const life = new AbortController();
-    const orphaned = () => browser.runtime?.id == null;
+    const orphaned = () => nativeRuntime()?.id == null;
     if (!claimInstance(() => !life.signal.aborted && !orphaned())) return;
     ctx.onInvalidated(() => {
       if (orphaned()) life.abort();

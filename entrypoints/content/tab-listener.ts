@@ -5,9 +5,9 @@
  * ask. The router is the background's (lib/message-router.ts) with the hand-written parser of
  * lib/page/tab-messages.ts, so zod stays off the page.
  */
-import { browser } from 'wxt/browser';
 import { createRouter } from '@/lib/message-router';
 import type { MessageReplies } from '@/lib/messaging';
+import { answerWith, nativeRuntime } from '@/lib/native-runtime';
 import { parseTabMessage } from '@/lib/page/tab-messages';
 import type { DisplaySettings } from '@/lib/protocol';
 
@@ -23,6 +23,8 @@ export interface TabHandlers {
 }
 
 export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal): void {
+  const runtime = nativeRuntime();
+  if (!runtime?.id) return; // orphaned: the extension was reloaded or removed
   const done = { ok: true } as const;
   const route = createRouter(
     {
@@ -48,9 +50,9 @@ export function listenForTabMessages(handlers: TabHandlers, signal: AbortSignal)
         return done;
       },
     },
-    { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseTabMessage },
+    { extensionId: runtime.id, extensionOrigin: runtime.getURL('/'), parse: parseTabMessage },
   );
-  const listener = (raw: unknown, sender: { id?: string }) => route(raw, sender);
-  browser.runtime.onMessage.addListener(listener);
-  signal.addEventListener('abort', () => browser.runtime.onMessage.removeListener(listener));
+  const listener = answerWith(route);
+  runtime.onMessage.addListener(listener);
+  signal.addEventListener('abort', () => runtime.onMessage.removeListener(listener));
 }

@@ -54,7 +54,9 @@ describe('tab:display-settings', () => {
     const add = vi.spyOn(browser.runtime.onMessage, 'addListener');
     const life = new AbortController();
     listenForTabMessages(handlers, life.signal);
-    const listener = add.mock.calls[0]![0] as unknown as (raw: unknown, sender: { id?: string }) => Promise<unknown> | undefined;
+    // The browser's own listener form (lib/native-runtime.ts): the reply goes to sendResponse.
+    const native = add.mock.calls[0]![0] as unknown as (raw: unknown, sender: { id?: string }, sendResponse: (r: unknown) => void) => boolean;
+    const listener = (raw: unknown, sender: { id?: string }) => new Promise<unknown>((resolve) => expect(native(raw, sender, resolve)).toBe(true));
     return { handlers, listener, life };
   }
 
