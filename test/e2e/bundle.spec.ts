@@ -12,6 +12,8 @@ import { E2E_EXTENSION_DIR } from './chromium';
 
 /** Strings zod's code carries through minification (its error class and issue codes). */
 const ZOD_MARKERS = ['ZodError', 'invalid_type'];
+/** webextension-polyfill's module name and its guard's message (lib/native-runtime.ts: the page side goes without it). */
+const POLYFILL_MARKERS = ['webextension-polyfill', 'This script should only be loaded in a browser extension'];
 /** A message of the settings schema (lib/settings/schema.ts). */
 const SETTINGS_MARKER = 'An API key has no spaces or line breaks.';
 
@@ -25,4 +27,11 @@ test('the built content script carries neither zod nor lib/settings', () => {
   const content = built('content-scripts/content.js');
   expect(content.length).toBeGreaterThan(1_000);
   for (const marker of [...ZOD_MARKERS, SETTINGS_MARKER]) expect(content, marker).not.toContain(marker);
+});
+
+test('the built content script goes without webextension-polyfill, which the background keeps', () => {
+  const background = built('background.js');
+  for (const marker of POLYFILL_MARKERS) expect(background, marker).toContain(marker);
+  const content = built('content-scripts/content.js');
+  for (const marker of POLYFILL_MARKERS) expect(content, marker).not.toContain(marker);
 });
