@@ -212,7 +212,9 @@ async function openAndDrive(page: Page, url: string, scenario: Scenario, settleM
   const debug = !!process.env.BENCH_PAGE_DEBUG;
   // BENCH_PAGE_DEBUG: why newly visible IPs missed 500 ms, per class (drive's missClass).
   if (debug) page.on('console', (m) => m.text().startsWith('bench-misses ') && console.log(`    ${scenario.file}: ${m.text()}`));
-  const result = await page.evaluate(drive, [SESSION_MS, scenario.stepPx, STEP_EVERY_MS, MARK_WITHIN_MS, debug] as [number, number, number, number, boolean]);
+  // BENCH_SCROLL_STEP_PX: a faster or slower scroll for the scrolled scenarios (px per 50 ms).
+  const stepPx = scenario.stepPx && process.env.BENCH_SCROLL_STEP_PX ? Number(process.env.BENCH_SCROLL_STEP_PX) : scenario.stepPx;
+  const result = await page.evaluate(drive, [SESSION_MS, stepPx, STEP_EVERY_MS, MARK_WITHIN_MS, debug] as [number, number, number, number, boolean]);
   const sightings = new Map(result.sightings.map(([ip, firstSeen, atStart, markedAt, lastSeen]): [string, Sighting] => [
       ip,
       { firstSeen, atStart, markedAt: markedAt < 0 ? null : markedAt, lastSeen },
