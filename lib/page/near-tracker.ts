@@ -50,6 +50,8 @@ export interface NearTracker<T> {
   nearnessOf(element: Element): Nearness | 'far' | 'unknown';
   /** Calls onNear again for everything near the viewport now (visible first). */
   replay(): void;
+  /** The tracked elements the observers last reported on screen (a frame ago at most). */
+  visibleElements(): Element[];
   disconnect(): void;
 }
 
@@ -396,6 +398,11 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       if (!chunk) return 'unknown';
       if (chunk.near) return fineReported.has(element) ? 'far' : 'unknown';
       return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';
+    },
+    visibleElements() {
+      const out: Element[] = [];
+      for (const [element, nearness] of fineState) if (nearness === 'visible') out.push(element);
+      return out;
     },
     replay() {
       const visible: T[] = [];

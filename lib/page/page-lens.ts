@@ -195,12 +195,18 @@ export class PageLens {
 
   /**
    * A frame brought thousands of mutation records (a live tail's re-render): only the rows on
-   * screen at the last sample are read in it, so a new top row is marked before the frame's
-   * layout; the records are read after the paint (mutation-queue.ts). No new sample here: hit
-   * tests in an animation frame would force the layout of the page's whole re-render.
+   * screen are read in it, so a new top row is marked before the frame's layout; the records
+   * are read after the paint (mutation-queue.ts). No new sample here: hit tests in an
+   * animation frame would force the layout of the page's whole re-render. The last sample
+   * can be 250 ms old or more while the analyst scrolls (a busy page delays its timer), so the
+   * rows the observers last saw on screen (a frame ago) are read too: rows scrolled onto the
+   * screen since the sample would otherwise show their new text unmarked until the frame
+   * after the records are read, a long frame later on a live tail.
    */
   private rescanScreen(): void {
-    this.scanRows(this.screenRows);
+    const rows = new Set(this.screenRows);
+    for (const element of this.tracker.visibleElements()) rows.add(listItemOf(element));
+    this.scanRows(rows);
   }
 
   /**

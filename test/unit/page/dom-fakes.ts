@@ -97,6 +97,9 @@ export function fakeTracker<T>() {
         }
         return rowTracked ? 'far' : 'unknown';
       },
+      visibleElements() {
+        return [...state].filter(([, n]) => n === 'visible').map(([el]) => el);
+      },
       replay() {
         for (const nearness of ['visible', 'near'] as const) {
           const items = [...state].filter(([, n]) => n === nearness).flatMap(([el]) => [...(tracked.get(el) ?? [])]);

@@ -201,6 +201,24 @@ describe('near tracker', () => {
     expect(onScreen.targets.size).toBe(0);
   });
 
+  it('lists the elements last reported on screen (the lens reads their rows in a big frame)', () => {
+    const { tracker, coarse, fine, onScreen, cell, rowEls } = setup(4);
+    for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
+    coarse.fire([
+      { target: rowEls[0]!, top: 10, intersecting: true },
+      { target: rowEls[3]!, top: 900, intersecting: true },
+    ]);
+    fine.fire([
+      { target: cell(0, 0), top: 10, intersecting: true },
+      { target: cell(3, 0), top: 900, intersecting: true },
+    ]);
+    expect(tracker.visibleElements()).toEqual([cell(0, 0)]);
+    onScreen.fire([{ target: cell(3, 0), top: 700, intersecting: true }]);
+    expect(tracker.visibleElements()).toEqual([cell(0, 0), cell(3, 0)]);
+    onScreen.fire([{ target: cell(0, 0), top: -30, intersecting: false }]);
+    expect(tracker.visibleElements()).toEqual([cell(3, 0)]);
+  });
+
   it('treats a chunk taller than the viewport that spans it as near', () => {
     const { tracker, coarse, fine, cell, rowEls } = setup(8);
     for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);

@@ -247,6 +247,35 @@ describe('PageLens on a frame with thousands of mutation records', () => {
     expect(lens.store.countOf('185.220.101.7')).toBe(1);
     expect(lens.store.occurrenceCount).toBe(400);
   });
+
+  // live11f: the last sample is stale while the analyst scrolls (taken at most every 250 ms,
+  // later on a busy page); a row scrolled on screen since showed its new text unmarked until
+  // the frame after the records were read.
+  it('in that frame, also reads the rows the observers last saw on screen, not only the last sample', async () => {
+    const rows = () => [...document.querySelectorAll('li')];
+    const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
+    const afterPaint: (() => void)[] = [];
+    const { lens, vis, runFlushes } = setup(`<ul>${Array.from({ length: 400 }, (_, i) => row(i)).join('')}</ul>`, {
+      visible: () => rows().slice(0, 3),
+      afterPaint: (t) => afterPaint.push(t),
+    });
+    await lens.start();
+    // Scrolled since the sample: the observers report row 200's address cell on screen.
+    vis.reveal([rows()[200]!.children[1]!]);
+    // A re-render: every cell's text replaced (1,200 records: a big frame).
+    rows().forEach((li, i) => {
+      li.children[0]!.textContent = `12:01:${i}`;
+      li.children[1]!.textContent = ipAt(i + 1_000);
+      li.children[2]!.textContent = 'msg again';
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    runFlushes();
+    expect(afterPaint).toHaveLength(1);
+    // In the frame: the sampled rows and row 200; far rows wait for the task after the paint.
+    expect(lens.store.countOf(ipAt(1_000))).toBe(1);
+    expect(lens.store.countOf(ipAt(1_200))).toBe(1);
+    expect(lens.store.countOf(ipAt(1_300))).toBe(0);
+  });
 });
 
 describe('PageLens while the analyst scrolls', () => {
