@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MENU_LOOKUP_SELECTION, MENU_PIVOTS, MENU_PIVOT_PREFIX, MENU_SCAN_PAGE } from '@/lib/background/context-menu';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { createPivotHandlers } from '@/lib/background/pivot-handlers';
@@ -129,8 +129,8 @@ describe('context menu "Open IP in"', () => {
     await flush();
     expect(opened).toEqual([{ url: 'https://www.virustotal.com/gui/ip-address/2001%3Adb8%3A%3A7', opener: 9 }]);
     fake.events.onClicked.fire({ menuItemId: `${MENU_PIVOT_PREFIX}shodan`, selectionText: 'no address here', frameId: 2 }, { id: 9 });
-    await new Promise((r) => setTimeout(r, 30));
+    // Waited for, not timed: a fixed wait fails on a loaded machine.
+    await vi.waitFor(() => expect(fake.shown).toEqual([{ tabId: 9, frameId: 2, text: '' }]));
     expect(opened).toHaveLength(1);
-    expect(fake.shown).toEqual([{ tabId: 9, frameId: 2, text: '' }]);
   });
 });
