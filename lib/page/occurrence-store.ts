@@ -14,6 +14,11 @@ export interface Occurrence {
   start: number;
   end: number;
   /**
+   * The node's parent when its matches were read: the element it is tracked under, still known
+   * once the node has left it (`textContent` replaced it, issue 15).
+   */
+  parent: ParentNode | null;
+  /**
    * Made on first use (`OccurrenceStore.rangeOf`): only marks near the viewport need one, and
    * making 40,000 of them took ~170 ms of a 10,000-row scan. StaticRange, not Range: live
    * Ranges are updated by the browser on every DOM mutation of their tree.
@@ -76,7 +81,7 @@ export class OccurrenceStore {
     if (matches.length === 0) return;
     // map(), not push(): an array grown by push from empty holds 17 slots, kept as long as the
     // node is on the page (issue 15).
-    const list = matches.map((m): Occurrence => ({ node, ip: m.ip, version: m.version, start: m.start, end: m.end }));
+    const list = matches.map((m): Occurrence => ({ node, ip: m.ip, version: m.version, start: m.start, end: m.end, parent: node.parentNode }));
     const { counts } = this;
     for (const occ of list) {
       counts.set(occ.ip, (counts.get(occ.ip) ?? 0) + 1);

@@ -369,8 +369,13 @@ export class PageLens {
     return this.settings.sendPrivate || this.classOf(ip) === 'public';
   }
 
+  /**
+   * Where an occurrence is tracked: its node's parent when it was read, so the element is told
+   * when the occurrence leaves even if the node left it first (a cell whose text node a page
+   * replaced kept every occurrence it ever showed, and their nodes: issue 15).
+   */
   private elementOf(occ: Occurrence): Element | null {
-    const parent = occ.node.parentNode;
+    const parent = occ.parent;
     if (!parent) return null;
     if (parent.nodeType === Node.ELEMENT_NODE) return parent as Element;
     return (parent as ShadowRoot).host ?? null;

@@ -57,6 +57,12 @@ export function retainersOf(snap: Snapshot, names: string[], top = 8): Map<strin
   return new Map([...counts].map(([n, m]) => [n, [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, c]) => `${c} × ${k}`)]));
 }
 
+const STRING_SHAPES = !!process.env.BENCH_STRINGS;
+
+function shapeOf(value: string): string {
+  return JSON.stringify(value.slice(0, 24).replace(/\d/g, '9')) + (value.length > 24 ? `… (${value.length})` : '');
+}
+
 export async function heapGroups(page: Page, retainersFor: string[] = []): Promise<HeapGroup[]> {
   const cdp = await page.context().newCDPSession(page);
   const chunks: string[] = [];
@@ -82,9 +88,12 @@ export async function heapGroups(page: Page, retainersFor: string[] = []): Promi
   for (let i = 0; i < snap.nodes.length; i += width) {
     const type = types[snap.nodes[i + TYPE]!] ?? '?';
     // Strings and numbers are grouped by type only: their "name" is their value.
-    const name = type === 'string' || type === 'concatenated string' || type === 'sliced string' || type === 'number' ? `(${type})` : snap.strings[snap.nodes[i + NAME]!] ?? '?';
+    // BENCH_STRINGS=1 groups strings by shape too (digits as 9, first 24 characters): which texts we hold.
+    const str = type === 'string' || type === 'concatenated string' || type === 'sliced string';
+    const value = snap.strings[snap.nodes[i + NAME]!] ?? '?';
+    const name = str && STRING_SHAPES ? `(${type}) ${shapeOf(value)}` : str || type === 'number' ? `(${type})` : value;
     const key = `${type}\u0000${name}`;
-    const g = groups.get(key) ?? { type, name: name.slice(0, 60), count: 0, selfBytes: 0, detached: 0 };
+    const g = groups.get(key) ?? { type, name, count: 0, selfBytes: 0, detached: 0 };
     g.count++;
     g.selfBytes += snap.nodes[i + SIZE]!;
     if (DETACHED >= 0 && snap.nodes[i + DETACHED] === 2) g.detached++;
@@ -93,7 +102,12 @@ export async function heapGroups(page: Page, retainersFor: string[] = []): Promi
   return [...groups.values()].sort((a, b) => b.selfBytes - a.selfBytes);
 }
 
-/** The groups that grew most from `alone` to `withUs`: where the extra memory is. */
+/**
+ * The groups that grew most from `alone` to `withUs`: where the extra memory is. Matched by
+ * full name: Blink's native names share their first 60 characters across template types, and
+ * matching the shortened ones set the page's own 10,000 `OffsetMapping` hash tables (one per
+ * log line of the 60k page, alone or not) against another group: "+1 MB, ours" (issue 15).
+ */
 export function heapGrowth(alone: HeapGroup[], withUs: HeapGroup[], top = 15): string[] {
   const base = new Map(alone.map((g) => [`${g.type}\u0000${g.name}`, g]));
   return withUs
@@ -103,5 +117,5 @@ export function heapGrowth(alone: HeapGroup[], withUs: HeapGroup[], top = 15): s
     })
     .sort((x, y) => y.bytes - x.bytes)
     .slice(0, top)
-    .map(({ g, bytes, count }) => `${(bytes / 1024).toFixed(0).padStart(7)} KB ${String(count).padStart(7)} × ${g.type} ${g.name}${g.detached ? ` (${g.detached} detached)` : ''}`);
+    .map(({ g, bytes, count }) => `${(bytes / 1024).toFixed(0).padStart(7)} KB ${String(count).padStart(7)} × ${g.type} ${g.name.slice(0, 60)}${g.detached ? ` (${g.detached} detached)` : ''}`);
 }

@@ -76,7 +76,9 @@ export function fakeTracker<T>() {
         compactions++;
       },
       releaseParked() {
+        // As the real one, whose parking time never runs out here: forgotten once off the page.
         for (const el of parked) {
+          if (el.isConnected && !tracked.get(el)?.size) continue;
           parked.delete(el);
           if (tracked.get(el)?.size) continue;
           tracked.delete(el);

@@ -10,10 +10,13 @@ class FakeObserver {
    * it starts being observed; observing a target already observed does nothing, not even that.
    */
   readonly due = new Set<Element>();
+  /** Every target ever observed: Blink keeps its observer data on each (issue 15). */
+  readonly everObserved = new Set<Element>();
   constructor(readonly callback: IntersectionObserverCallback, readonly init: IntersectionObserverInit) {}
   observe(el: Element) {
     if (!this.targets.has(el)) this.due.add(el);
     this.targets.add(el);
+    this.everObserved.add(el);
   }
   unobserve(el: Element) {
     this.targets.delete(el);
@@ -44,6 +47,9 @@ class FakeObserver {
     );
   }
 }
+
+/** Lets the task end: the tracker observes its chunks' new ends then. */
+const taskEnd = () => Promise.resolve();
 
 function setup(rows: number, clock = { now: 0 }) {
   document.body.innerHTML = `<table><tbody>${Array.from({ length: rows }, (_, i) => `<tr><td>a${i}</td><td>b${i}</td><td>c</td></tr>`).join('')}</tbody></table>`;
@@ -118,13 +124,28 @@ describe('near tracker', () => {
     expect(listItemOf(cells[0]!)).toBe(rows[5]);
   });
 
-  it('watches only the ends of each chunk of rows, not every cell', () => {
+  it('watches only the ends of each chunk of rows, not every cell', async () => {
     const { tracker, coarse, fine, cell, rowEls } = setup(12);
     for (let r = 0; r < 12; r++) for (const c of [0, 1]) tracker.track(cell(r, c), `${r}:${c}`);
+    await taskEnd();
     // 12 rows in chunks of 4: 3 chunks, 2 ends each.
     expect([...coarse.targets]).toEqual([rowEls[0], rowEls[3], rowEls[4], rowEls[7], rowEls[8], rowEls[11]]);
     expect(fine.targets.size).toBe(0);
     expect(coarse.init).toMatchObject({ rootMargin: '100% 0px 100% 0px' });
+  });
+
+  // Issue 15: Blink keeps an ElementIntersectionObserverData on every element ever observed.
+  // A scan appends rows one by one, each its chunk's last end until the next: observed at
+  // once, every row of the page was observed once (11,400 rows on the 60k storm page).
+  it('observes the ends a task leaves, not every row that was an end for a moment', async () => {
+    const { tracker, coarse, cell, rowEls } = setup(12);
+    for (let r = 0; r < 6; r++) tracker.track(cell(r, 0), `r${r}`);
+    await taskEnd();
+    for (let r = 6; r < 12; r++) tracker.track(cell(r, 0), `r${r}`);
+    await taskEnd();
+    // Task 1 left rows 0-3 and 4-5 (ends 0, 3, 4, 5); task 2 grew the second chunk to 7.
+    expect([...coarse.everObserved]).toEqual([rowEls[0], rowEls[3], rowEls[4], rowEls[5], rowEls[7], rowEls[8], rowEls[11]]);
+    expect([...coarse.targets]).toEqual([rowEls[0], rowEls[3], rowEls[4], rowEls[7], rowEls[8], rowEls[11]]);
   });
 
   it('observes the cells of a near chunk, reports visible / near / far, and forgets far chunks', () => {
@@ -229,17 +250,19 @@ describe('near tracker', () => {
     expect(fine.targets.size).toBe(4);
   });
 
-  it('moves the watched end when an end row goes away (once its parking time is over)', () => {
+  it('moves the watched end when an end row goes away (once its parking time is over)', async () => {
     const clock = { now: 0 };
     const { tracker, coarse, cell, rowEls } = setup(8, clock);
     for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
     tracker.untrack(cell(3, 0), 'r3');
     clock.now = 2_001;
     tracker.releaseParked();
+    await taskEnd();
     expect([...coarse.targets]).toEqual([rowEls[0], rowEls[2]]);
     tracker.untrack(cell(0, 0), 'r0');
     clock.now = 4_002;
     tracker.releaseParked();
+    await taskEnd();
     expect([...coarse.targets]).toEqual([rowEls[2], rowEls[1]]);
   });
 
@@ -263,7 +286,7 @@ describe('near tracker', () => {
   // already (the other end of a two-row chunk), and observe() reports nothing then. The chunk's
   // end stayed 'unknown' until that row next crossed the margin, and a chunk whose other end
   // was far was taken as far: its rows on screen were unmarked and no longer observed.
-  it('asks again where a row is when it becomes the end of its chunk, even if it was observed already', () => {
+  it('asks again where a row is when it becomes the end of its chunk, even if it was observed already', async () => {
     const { tracker, coarse, fine, cell, rowEls, far } = setup(12);
     // Where each row is: rows 0-2 on screen, the rest far below.
     const where = (el: Element) => {
@@ -272,6 +295,7 @@ describe('near tracker', () => {
     };
     tracker.track(cell(0, 0), 'r0');
     tracker.track(cell(1, 0), 'r1');
+    await taskEnd();
     coarse.fireDue(where);
     fine.fireDue(where);
     expect(tracker.nearnessOf(cell(1, 0))).toBe('visible');
@@ -282,6 +306,7 @@ describe('near tracker', () => {
     tracker.releaseParked();
     // A row far below joins the chunk (it follows row 1 in the page).
     tracker.track(cell(7, 0), 'r7');
+    await taskEnd();
     coarse.fireDue(where);
     fine.fireDue(where);
     // Row 1 is still on screen: still observed, still visible, its mark not taken away.
@@ -315,7 +340,7 @@ describe('near tracker', () => {
   // list recycles its bottom rows to the top. A chunk's ends say where its rows are only while
   // they stay consecutive: a row moved out of the middle of a far chunk onto the screen was
   // neither observed nor marked, whatever the observers reported about the chunk's ends.
-  it('places a row the page moved where it stands now, not where its old chunk is', () => {
+  it('places a row the page moved where it stands now, not where its old chunk is', async () => {
     const { tracker, coarse, fine, cell, rowEls, near } = setup(12);
     const tbody = rowEls[0]!.parentElement!;
     // 400 px rows: the first two on screen, the next two within the margin, the rest far below.
@@ -324,12 +349,14 @@ describe('near tracker', () => {
       return { top, height: 400, intersecting: top < 1600 };
     };
     for (let r = 0; r < 12; r++) tracker.track(cell(r, 0), `r${r}`);
+    await taskEnd();
     coarse.fireDue(where);
     fine.fireDue(where);
     expect(tracker.nearnessOf(cell(10, 0))).toBe('far');
     // The page moves row 10 (the middle of the last chunk) to the top.
     tbody.prepend(rowEls[10]!);
     tracker.relocate(rowEls[10]!);
+    await taskEnd();
     coarse.fireDue(where);
     fine.fireDue(where);
     expect(tracker.nearnessOf(cell(10, 0))).toBe('visible');

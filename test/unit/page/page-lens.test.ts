@@ -228,6 +228,21 @@ describe('PageLens', () => {
     expect(all.every((o) => o.node.isConnected)).toBe(true);
   });
 
+  // Issue 15 (flat over time): an element whose text node is replaced (textContent, a recycled
+  // grid cell) was never told the old node's occurrences left (the old node has no parent then,
+  // so its element was not known): it kept every occurrence it ever showed, and their nodes.
+  it('a cell whose text node is replaced again and again keeps only its current occurrence', async () => {
+    const { lens, vis, settle } = setup('<ul id="list"><li><span>185.220.101.1</span></li></ul>');
+    await lens.start();
+    const span = document.querySelector('span')!;
+    for (const ip of ['45.33.32.156', '8.8.8.8', '1.1.1.1']) {
+      span.textContent = ip;
+      await settle();
+    }
+    expect([...vis.tracked.get(span)!].map((o) => o.ip)).toEqual(['1.1.1.1']);
+    expect(lens.store.occurrenceCount).toBe(1);
+  });
+
   // Issue 11 (bench page, grid): with every mark change waiting for the 100 ms paint batch, a
   // grid replacing its cells' text every scroll step showed marks in a fraction of its frames.
   it('paints marks on screen and answers at once; marks near but off screen wait for the paint batch', async () => {
