@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import { startSimulator, type Simulator } from '../sim/server';
-import { markedThreadMs, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, VIEWPORT } from './page';
+import { markedThreadMs, median, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, VIEWPORT } from './page';
 
 const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
 const STAGES = ['floor', 'walk', 'prefilter', 'findIps', 'match cache', 'store', 'tracker', 'ranges'] as const;
@@ -70,12 +70,6 @@ async function runStage(browser: Browser, sim: Simulator, code: string, stage: n
   } finally {
     await page.close();
   }
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 export async function run(): Promise<void> {
