@@ -4,7 +4,7 @@
  * Work per character is constant (see candidate-pattern.ts), so 50 MB of logs scan in linear
  * time.
  */
-import { candidateEnd, nextCandidate, plainCandidate } from './candidate-scan';
+import { candidateEnd, nextCandidate, NOT_PLAIN, plainCandidate } from './candidate-scan';
 import { checkIpv4 } from './check-ipv4';
 import { checkIpv6 } from './check-ipv6';
 import type { IpMatch } from './types';
@@ -15,6 +15,15 @@ export interface ScanStats {
   candidates: number;
   /** Characters in those candidates (what the validators read). */
   candidateChars: number;
+}
+
+/**
+ * The candidate nextCandidate just found, checked as the address it looks like. One read by
+ * hand (plain dotted decimal) is IPv4 and already judged: no colon test, no second parse.
+ */
+function checkCandidate(text: string, start: number, raw: string): IpMatch | null {
+  if (plainCandidate !== NOT_PLAIN) return checkIpv4(text, start, raw, plainCandidate);
+  return raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw);
 }
 
 /**
@@ -34,7 +43,7 @@ export function forEachIp(text: string, onMatch: (match: IpMatch) => void, stats
       stats.candidateChars += end - start;
     }
     const raw = text.slice(start, end);
-    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw, plainCandidate);
+    const match = checkCandidate(text, start, raw);
     if (match) {
       // A match read again after a label may run past the first candidate.
       if (match.end > position) position = match.end;
@@ -56,7 +65,7 @@ export function forEachIpFrom(text: string, from: number, onMatch: (match: IpMat
     if (start < 0) return -1;
     position = candidateEnd;
     const raw = text.slice(start, position);
-    const match = raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw, plainCandidate);
+    const match = checkCandidate(text, start, raw);
     if (match) {
       if (match.end > position) position = match.end;
       onMatch(match);
