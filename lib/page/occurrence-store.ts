@@ -95,8 +95,14 @@ export class OccurrenceStore {
     if (occ.range) return occ.range;
     occ.range = this.makeRange(occ.node, occ.start, occ.end);
     // Listed for recolouring only while held: one the store forgot must not stay listed.
-    if (listOf(this.byNode.get(occ.node)).includes(occ)) this.ranged.add(occ.ip, occ);
+    if (this.holds(occ)) this.ranged.add(occ.ip, occ);
     return occ.range;
+  }
+
+  /** Whether the occurrence is still held (read without wrapping a lone one in an array: rangeOf runs for every mark near the viewport). */
+  private holds(occ: Occurrence): boolean {
+    const slot = this.byNode.get(occ.node);
+    return slot === occ || (Array.isArray(slot) && slot.includes(occ));
   }
 
   forgetNode(node: Text, change: StoreChange): void {
