@@ -1,0 +1,142 @@
+/**
+ * The one-off scan's restyle, by rule subject (issue 11, restyle11g): on the loaded 10,000-row
+ * fixture, in one task, adopt a sheet of eleven `::highlight()` rules and put one on-screen
+ * address in a highlight (what the content script's first marks do), then measure the frame
+ * that follows: its style recalculation from a trace (thread time and how many elements it
+ * restyled) and the rendering-only long frame (LoAF) it makes, and whether the mark is drawn
+ * (the cell's pixels differ from before). One fresh page per measurement, variants interleaved.
+ *
+ *   npx tsx test/bench/restyle-experiment.ts
+ *   RESTYLE_ROUNDS=3 (default), RESTYLE_VARIANTS=none,current,html (default: all).
+ */
+import { chromium, type Browser } from '@playwright/test';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SEVERITIES } from '../../lib/severity';
+import { highlightName } from '../../lib/severity';
+import { highlightCss } from '../../lib/page/highlight-styles';
+import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
+import { median, startTrace, VIEWPORT, type TraceEvent } from './page';
+
+const ROUNDS = Number(process.env.RESTYLE_ROUNDS ?? 3);
+const URL_ = pathToFileURL(path.resolve('test/fixtures/siem/big-table.html')).href;
+const DECL = 'text-decoration: underline solid rgb(229 57 53); text-decoration-thickness: 3px; text-underline-offset: 2px;';
+const rules = (subject: string) => SEVERITIES.map((s) => `${subject}::highlight(${highlightName(s)}) { ${DECL} }`).join('\n');
+
+/**
+ * Sheets to adopt; `null`: none (the control: the highlight alone). `pre`: sheets adopted before
+ * the measured one, each in a frame of its own, untimed (does a later sheet cost less?).
+ */
+type Variant = string | null | { pre: string[]; last: string };
+const chunk = (nth: string) => `@scope (tbody > tr${nth}) { ${rules(':scope')} }`;
+const VARIANTS: Record<string, Variant> = {
+  none: null,
+  current: highlightCss(SEVERITIES, 'underline'),
+  universal: rules(''),
+  root: rules(':root'),
+  host: rules(':host'),
+  html: rules('html'),
+  body: rules('body'),
+  td: rules('td'),
+  never: rules('[data-never-here]'),
+  root1: `:root::highlight(ip-rep-critical) { ${DECL} }`,
+  root3: rules(':root').split('\n').slice(0, 3).join('\n'),
+  rootvar: ':root { --ip-rep-probe: 1; }',
+  nthtr: rules('tr:nth-child(-n+30)'),
+  scope: `@scope (tbody > tr:nth-child(-n+30)) { ${rules(':scope')} }`,
+  chunk: chunk(':nth-child(-n+3333)'),
+  chunkedHtml: { pre: [chunk(':nth-child(-n+3333)'), chunk(':nth-child(n+3334):nth-child(-n+6666)'), chunk(':nth-child(n+6667)')], last: rules('html') },
+  chunkedRoot: { pre: [chunk(':nth-child(-n+3333)'), chunk(':nth-child(n+3334):nth-child(-n+6666)'), chunk(':nth-child(n+6667)')], last: highlightCss(SEVERITIES, 'underline') },
+};
+
+interface Sample {
+  styleMs: number;
+  styleThreadMs: number;
+  elements: number;
+  /** Style recalculations in the trace after the change. */
+  passes: number;
+  loafMs: number;
+  drawn: boolean;
+}
+
+async function measureOnce(browser: Browser, variant: Variant): Promise<Sample> {
+  const css = variant !== null && typeof variant === 'object' ? variant.last : variant;
+  const pre = variant !== null && typeof variant === 'object' ? variant.pre : [];
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  try {
+    await page.goto(URL_, { timeout: 180_000 });
+    await page.waitForLoadState('load');
+    // Settle: the page's own first layout and paint are done before we start.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300)))));
+    const cell = page.locator('#events tr:nth-child(3) td:nth-child(3)');
+    const box = (await cell.boundingBox())!;
+    const clip = { x: box.x, y: box.y, width: box.width, height: box.height };
+    const before = await page.screenshot({ clip });
+    for (const text of pre) {
+      await page.evaluate(async (t) => {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(t);
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }, text);
+    }
+    const cdp = await page.context().newCDPSession(page);
+    const stop = await startTrace(cdp);
+    const loaf = await page.evaluate(async (text) => {
+      const frames: number[] = [];
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries() as unknown as { startTime: number; duration: number; scripts: unknown[] }[]) if (e.startTime >= t0 && !e.scripts.length) frames.push(e.duration);
+      }).observe({ type: 'long-animation-frame' });
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      console.timeStamp('restyle-start');
+      const t0 = performance.now();
+      if (text !== null) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(text);
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      }
+      const td = document.querySelector('#events tr:nth-child(3) td:nth-child(3)')!;
+      const range = new Range();
+      range.selectNodeContents(td.firstChild!);
+      CSS.highlights.set('ip-rep-critical', new Highlight(range));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100))));
+      return Math.max(0, ...frames);
+    }, css);
+    const events: TraceEvent[] = await stop();
+    const start = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'restyle-start')!;
+    const styles = events.filter((e) => e.ph === 'X' && e.tid === start.tid && e.ts >= start.ts && (e.name === 'UpdateLayoutTree' || e.name === 'RecalculateStyles'));
+    const after = await page.screenshot({ clip });
+    return {
+      styleMs: styles.reduce((s, e) => s + (e.dur ?? 0), 0) / 1000,
+      styleThreadMs: styles.reduce((s, e) => s + (e.tdur ?? e.dur ?? 0), 0) / 1000,
+      elements: styles.reduce((s, e) => s + (e.args?.elementCount ?? e.args?.data?.elementCount ?? 0), 0),
+      passes: styles.length,
+      loafMs: loaf,
+      drawn: !before.equals(after),
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.env.RESTYLE_VARIANTS?.split(',');
+  const names = Object.keys(VARIANTS).filter((v) => !only || only.includes(v));
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
+  const samples = new Map<string, Sample[]>(names.map((n) => [n, []]));
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of names) samples.get(name)!.push(await measureOnce(browser, VARIANTS[name]!));
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log(`restyle after adopting eleven ::highlight() rules into the loaded 10,000-row page, ${ROUNDS} rounds (median; per round in brackets)`);
+  console.log(`${'subject'.padEnd(10)} ${'style, thread'.padStart(14)} ${'style, wall'.padStart(12)} ${'elements'.padStart(9)} ${'LoAF (no script)'.padStart(17)}  drawn`);
+  for (const [name, s] of samples) {
+    const per = (f: (x: Sample) => number) => `${median(s.map(f)).toFixed(0)} [${s.map((x) => f(x).toFixed(0)).join(' ')}]`;
+    console.log(`${name.padEnd(10)} ${per((x) => x.styleThreadMs).padStart(14)} ${per((x) => x.styleMs).padStart(12)} ${per((x) => x.elements).padStart(9)} ${per((x) => x.loafMs).padStart(17)}  ${s.map((x) => (x.drawn ? 'y' : 'n')).join('')}  passes ${s.map((x) => x.passes).join(' ')}`);
+  }
+}
+
+void main();
