@@ -26,6 +26,9 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { summarizeInsertions } from './insertion-timing';
 import { answerPaintSamples, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum } from './feasible-calls';
+import { framesBeyond, median, rankedMedian } from './frame-attribution';
+
+export { median };
 import { MARK_WITHIN_MS, runScenarioWithExtension, runScenarioWithout, SCENARIOS, type Scenario, type ScenarioRun } from './page-scenarios';
 
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 3);
@@ -59,6 +62,8 @@ export type BenchWindow = Window & {
   benchStopFrames?: boolean;
   /** Animation frames in which our highlights' sizes differed from the frame before. */
   benchMarkFrames?: number;
+  /** The start times of those frames (requestAnimationFrame's timestamp). */
+  benchMarkTimes?: number[];
 };
 
 /**
@@ -117,6 +122,7 @@ export function armChecker(): void {
     // 10,000 rows is not ours to count).
     w.benchFrames = [];
     w.benchMarkFrames = 0;
+    w.benchMarkTimes = [];
     let last = performance.now();
     let lastMarks = '';
     const frame = (t: number) => {
@@ -125,7 +131,10 @@ export function armChecker(): void {
       // Each frame whose highlights changed is a repaint in proportion to the page (issue 11).
       let marks = '';
       for (const [name, h] of CSS.highlights) if (name.startsWith('ip-rep-')) marks += `${name}:${h.size};`;
-      if (marks !== lastMarks) w.benchMarkFrames!++;
+      if (marks !== lastMarks) {
+        w.benchMarkFrames!++;
+        w.benchMarkTimes!.push(t);
+      }
       lastMarks = marks;
       if (!w.benchStopFrames) requestAnimationFrame(frame);
     };
@@ -278,8 +287,10 @@ interface ExtensionRun {
   threadMs: number;
   longestMs: number;
   tasks: number;
-  /** Long animation frames (> 50 ms) with no script in them: rendering work. */
+  /** Long animation frames (> 50 ms) with no script in them, from t0: rendering work, the page's and ours. */
   renderOnlyLongFrames: number[];
+  /** Those in which our highlights changed (a frame's start ≤ a mark-change frame time ≤ its end). */
+  renderMarkLongFrames: number[];
   /** Frames in which the highlights changed, of all frames seen (until every on-screen IP was marked and the scan done). */
   markFrames: number;
   frames: number;
@@ -325,7 +336,7 @@ export function waitScanned(ext: Page, url: string): Promise<{ occurrences: numb
 async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => Promise<TraceEvent[]>, id: string, url: string, t0: number) {
   await page.waitForFunction(() => (window as BenchWindow).benchDoneAt !== undefined, null, { timeout: 120_000, polling: 100 });
   const found = await waitScanned(ext, url);
-  const at = await page.evaluate(() => {
+  const at = await page.evaluate((t0) => {
     const w = window as BenchWindow;
     w.benchStopFrames = true;
     return {
@@ -337,10 +348,13 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
       worst: Math.max(0, ...w.benchFrames!),
       markFrames: w.benchMarkFrames ?? 0,
       frames: w.benchFrames!.length,
-      loaf: (w.benchLoaf ?? []).filter((l) => l.start >= w.benchStartAt!),
+      // From t0 (navigation start, or the scan request), not from our first highlight: the page
+      // alone is measured over the same window (runPageAlone), and only the excess is ours.
+      loaf: (w.benchLoaf ?? []).filter((l) => l.start >= t0 && l.url === '(no script)'),
+      markTimes: w.benchMarkTimes ?? [],
       elements: document.getElementsByTagName('*').length,
     };
-  });
+  }, t0);
   // Let the lookups of the near-viewport IPs land before stopping the trace.
   await page.waitForTimeout(500);
   const { total, thread, longest, count } = contentScriptTasks(await stopTrace(), `chrome-extension://${id}/content-scripts/content.js`);
@@ -357,7 +371,8 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
     tasks: count,
     markFrames: at.markFrames,
     frames: at.frames,
-    renderOnlyLongFrames: at.loaf.filter((l) => l.url === '(no script)').map((l) => l.frame),
+    renderOnlyLongFrames: at.loaf.map((l) => l.frame),
+    renderMarkLongFrames: at.loaf.filter((l) => at.markTimes.some((t) => t >= l.start && t <= l.start + l.frame)).map((l) => l.frame),
     heapMb: await heapMb(cdp),
     occurrences: found.occurrences,
     distinct: found.distinct,
@@ -492,11 +507,54 @@ async function runReferences(sim: Simulator): Promise<References> {
   }
 }
 
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+/** Rendering-only long frames of the page alone, over the windows the extension runs had. */
+interface PageAlone {
+  /** From navigation start until the registered run's "whole page scanned". */
+  registered: number[];
+  /** From a moment after load (with the checker armed then, as the one-off run arms it) for as long as the one-off run took. */
+  oneOff: number[];
 }
+
+/**
+ * The page without the extension, instrumented as the extension runs are (armChecker), so a
+ * rendering-only long frame can be told apart from ours: the page's own first layout of
+ * 10,000 rows is one whether we are there or not (issue 11, restyle11g).
+ */
+async function runPageAlone(sim: Simulator, registeredMs: number, oneOffMs: number): Promise<PageAlone> {
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
+  const frames = (page: Page, t0: number, until: number) =>
+    page.evaluate(
+      async ([from, end]) => {
+        const w = window as BenchWindow;
+        while (performance.now() < end) await new Promise((r) => setTimeout(r, 100));
+        w.benchStopFrames = true;
+        return (w.benchLoaf ?? []).filter((l) => l.start >= from && l.url === '(no script)').map((l) => l.frame);
+      },
+      [t0, until] as const,
+    );
+  try {
+    const url = `${sim.origin}/pages/siem/big-table.html`;
+    const loadPage = await browser.newPage({ viewport: VIEWPORT });
+    await loadPage.addInitScript(NAME_SHIM);
+    await loadPage.addInitScript(armChecker);
+    await loadPage.goto(url, { timeout: NAV_TIMEOUT_MS });
+    const registered = await frames(loadPage, 0, registeredMs);
+    await loadPage.close();
+
+    const loadedPage = await browser.newPage({ viewport: VIEWPORT });
+    await loadedPage.addInitScript(NAME_SHIM);
+    await loadedPage.goto(url, { timeout: NAV_TIMEOUT_MS });
+    await loadedPage.waitForLoadState('load');
+    await loadedPage.evaluate(armChecker);
+    const t0 = await loadedPage.evaluate(() => performance.now());
+    const oneOff = await frames(loadedPage, t0, t0 + oneOffMs);
+    await loadedPage.close();
+    return { registered, oneOff };
+  } finally {
+    await browser.close();
+  }
+}
+
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
@@ -516,11 +574,13 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
   const registered: ExtensionRun[] = [];
   const oneOff: ExtensionRun[] = [];
   const refs: References[] = [];
+  const alone: PageAlone[] = [];
   for (let i = 0; i < RUNS; i++) {
     // Interleaved, so drift on the shared machine hits every side alike.
     registered.push(await runRegistered(sim, dir));
     oneOff.push(await runOneOff(sim, dir));
     refs.push(await runReferences(sim));
+    alone.push(await runPageAlone(sim, registered[i]!.fullMs, oneOff[i]!.fullMs));
   }
   // Goals by thread time; wall time printed next to it.
   const floor = median(refs.map((r) => r.floorThreadMs));
@@ -531,15 +591,22 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
   console.log(
     `page: big-table.html (10,000 rows), ${n(r0.elementsBefore)} elements, ${n(refs[0]!.matches)} IPv4 occurrences; the content script found ${n(r0.occurrences)} (${n(r0.distinct)} distinct); ${r0.visibleCount} on screen. Median of ${RUNS} runs.`,
   );
-  for (const [label, short, runs, from] of [
-    ['registered site (script + marks.css at page load)', 'registered', registered, 'navigation start'],
-    ['one-off scan of the loaded page (toolbar, shortcut)', 'one-off', oneOff, 'the scan request'],
+  for (const [label, short, runs, from, side] of [
+    ['registered site (script + marks.css at page load)', 'registered', registered, 'navigation start', 'registered'],
+    ['one-off scan of the loaded page (toolbar, shortcut)', 'one-off', oneOff, 'the scan request', 'oneOff'],
   ] as const) {
     const cpu = median(runs.map((r) => r.threadMs));
     const wall = median(runs.map((r) => r.cpuMs));
     const longest = Math.max(...runs.map((r) => r.longestMs));
-    const renderFrames = runs.flatMap((r) => r.renderOnlyLongFrames);
-    const worstRender = Math.max(0, ...renderFrames);
+    // Ours is what a run's rendering-only long frames have beyond the page alone's over the same
+    // window: the k-th longest with us against the k-th longest alone (median of its runs, 0 if
+    // it has fewer), so the page's own first layout is not ours, while a frame longer than the
+    // page's, or one more than it makes, is (docs/page-performance.md, restyle11g).
+    const aloneFrames = alone.map((a) => a[side]);
+    const aloneRanked = rankedMedian(aloneFrames);
+    const worstRender = Math.max(0, ...runs.flatMap((r) => r.renderOnlyLongFrames));
+    const aloneLongest = aloneRanked[0] ?? 0;
+    const oursRender = Math.max(0, ...runs.map((r) => framesBeyond(r.renderOnlyLongFrames, aloneRanked)));
     console.log(`  ${label}, times from ${from}:`);
     console.log(`    content script started:                         ${ms(median(runs.map((r) => r.startMs)))}`);
     console.log(`    first on-screen IP marked (pending):            ${ms(median(runs.map((r) => r.firstMs)))}`);
@@ -554,6 +621,8 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     const renderSum = median(runs.map((r) => r.renderOnlyLongFrames.reduce((a, b) => a + b, 0)));
     console.log(`    rendering-only long frames per run (median):    ${renderCount} frames, ${ms(renderSum)} in all`);
     console.log(`    frames in which the highlights changed, per run: ${runs.map((r) => `${r.markFrames} of ${r.frames}`).join(', ')}`);
+    console.log(`    rendering-only long frames, page alone, same window: ${aloneFrames.map((f) => `[${f.map((v) => v.toFixed(0)).join(', ')}]`).join(' ')}; with us, those in which our highlights changed: ${runs.map((r) => `[${r.renderMarkLongFrames.map((f) => f.toFixed(0)).join(', ')}]`).join(' ')}`);
+    console.log(`    longest rendering-only frame: with us ${ms(worstRender)} (max of runs), page alone ${ms(aloneLongest)} (median of runs); ours (largest excess, rank by rank, worst run) ${ms(oursRender)}`);
     console.log(`    ratios (thread time): content script / floor = ${x(cpu, floor)}; span wrapper / content script = ${x(span, cpu)}`);
     console.log(`    ratios (wall time):   content script / floor = ${x(wall, floorWall)}; span wrapper / content script = ${x(spanWall, wall)}`);
     console.log(`    JS heap after the scan: ${median(runs.map((r) => r.heapMb)).toFixed(1)} MB (page alone: ${median(refs.map((r) => r.heapMb)).toFixed(1)} MB); page elements before/after: ${n(runs[0]!.elementsBefore)}/${n(runs[0]!.elementsAfter)}`);
@@ -562,7 +631,7 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
       { what: `${short}: content-script thread time / bare scan floor`, measured: x(cpu, floor), target: '≤ 1.5×', met: cpu / floor <= 1.5 },
       { what: `${short}: span-wrapping marker time / content script`, measured: x(span, cpu), target: '≥ 5×', met: span / cpu >= 5 },
       { what: `${short}: longest content-script task, every run`, measured: ms(longest), target: '< 50 ms', met: longest < 50 },
-      { what: `${short}: longest rendering-only frame (restyle by our marks sheet)`, measured: ms(worstRender), target: '≤ 50 ms', met: worstRender <= 50 },
+      { what: `${short}: rendering-only frame beyond the page alone's longest`, measured: ms(oursRender), target: '≤ 50 ms', met: oursRender <= 50 },
     );
     if (runs.some((r) => r.elementsAfter !== r.elementsBefore)) {
       goals.push({ what: `${short}: page DOM untouched (element count)`, measured: 'changed', target: 'unchanged', met: false });
