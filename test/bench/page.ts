@@ -26,7 +26,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { summarizeInsertions } from './insertion-timing';
 import { answerPaintSamples, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum } from './feasible-calls';
-import { framesBeyond, median, rankedMedian } from './frame-attribution';
+import { alignmentOf, frameThreadMs, framesBeyond, median, rankedMedian, type LongFrame } from './frame-attribution';
 
 export { median };
 import { MARK_WITHIN_MS, runScenarioWithExtension, runScenarioWithout, SCENARIOS, type Scenario, type ScenarioRun } from './page-scenarios';
@@ -289,6 +289,10 @@ interface ExtensionRun {
   tasks: number;
   /** Long animation frames (> 50 ms) with no script in them, from t0: rendering work, the page's and ours. */
   renderOnlyLongFrames: number[];
+  /** Their thread (CPU) times, from the trace (empty if the trace could not be aligned). */
+  renderOnlyLongFramesCpu: number[];
+  /** Of those, the thread time of the content script's own tasks (LoAF does not list extension scripts). */
+  renderOnlyLongFramesScriptCpu: number[];
   /** Those in which our highlights changed (a frame's start ≤ a mark-change frame time ≤ its end). */
   renderMarkLongFrames: number[];
   /** Frames in which the highlights changed, of all frames seen (until every on-screen IP was marked and the scan done). */
@@ -352,12 +356,18 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
       // alone is measured over the same window (runPageAlone), and only the excess is ours.
       loaf: (w.benchLoaf ?? []).filter((l) => l.start >= t0 && l.url === '(no script)'),
       markTimes: w.benchMarkTimes ?? [],
+      // Ties the trace's clock to performance.now(): frame CPU times (frameThreadMs).
+      alignNow: (console.timeStamp('bench-align'), performance.now()),
       elements: document.getElementsByTagName('*').length,
     };
   }, t0);
   // Let the lookups of the near-viewport IPs land before stopping the trace.
   await page.waitForTimeout(500);
-  const { total, thread, longest, count } = contentScriptTasks(await stopTrace(), `chrome-extension://${id}/content-scripts/content.js`);
+  const events = await stopTrace();
+  const scriptUrl = `chrome-extension://${id}/content-scripts/content.js`;
+  const { total, thread, longest, count } = contentScriptTasks(events, scriptUrl);
+  const align = alignmentOf(events, 'bench-align', at.alignNow);
+  if (process.env.BENCH_PAGE_DEBUG && align) printLongestFrame(events, at.loaf, align);
   return {
     startMs: at.start - t0,
     firstMs: at.first - t0,
@@ -372,12 +382,30 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
     markFrames: at.markFrames,
     frames: at.frames,
     renderOnlyLongFrames: at.loaf.map((l) => l.frame),
+    renderOnlyLongFramesCpu: align ? frameThreadMs(events, at.loaf, align) : [],
+    renderOnlyLongFramesScriptCpu: align ? frameThreadMs(events, at.loaf, align, contentScriptTaskSet(events, scriptUrl)) : [],
     renderMarkLongFrames: at.loaf.filter((l) => at.markTimes.some((t) => t >= l.start && t <= l.start + l.frame)).map((l) => l.frame),
     heapMb: await heapMb(cdp),
     occurrences: found.occurrences,
     distinct: found.distinct,
     elementsAfter: at.elements,
   };
+}
+
+/** BENCH_PAGE_DEBUG=1: what the rendering-only frame of most thread time spent it in (trace events by name, thread ms). */
+function printLongestFrame(events: TraceEvent[], frames: LongFrame[], align: { ts: number; now: number; tid: number }): void {
+  const cpu = frameThreadMs(events, frames, align);
+  const k = cpu.indexOf(Math.max(...cpu));
+  if (k < 0) return;
+  const from = align.ts + (frames[k]!.start - align.now) * 1000;
+  const to = from + frames[k]!.frame * 1000;
+  const byName = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.tid !== align.tid || e.ts < from || e.ts >= to || e.name === 'RunTask') continue;
+    byName.set(e.name, (byName.get(e.name) ?? 0) + threadMs(e));
+  }
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  console.log(`    rendering-only frame of most thread time ${cpu[k]!.toFixed(1)} ms (${frames[k]!.frame.toFixed(0)} wall): ${top.map(([name, v]) => `${name} ${v.toFixed(1)}`).join(' | ')}`);
 }
 
 /** Registered site: the script and marks.css come with the page load. t0 = navigation start. */
@@ -513,6 +541,9 @@ interface PageAlone {
   registered: number[];
   /** From a moment after load (with the checker armed then, as the one-off run arms it) for as long as the one-off run took. */
   oneOff: number[];
+  /** The same frames' thread (CPU) times. */
+  registeredCpu: number[];
+  oneOffCpu: number[];
 }
 
 /**
@@ -522,23 +553,33 @@ interface PageAlone {
  */
 async function runPageAlone(sim: Simulator, registeredMs: number, oneOffMs: number): Promise<PageAlone> {
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
-  const frames = (page: Page, t0: number, until: number) =>
-    page.evaluate(
+  // The long frames from t0 until `until`, wall and thread time (traced from before t0).
+  const frames = async (page: Page, stopTrace: () => Promise<TraceEvent[]>, t0: number, until: number) => {
+    const got = await page.evaluate(
       async ([from, end]) => {
         const w = window as BenchWindow;
         while (performance.now() < end) await new Promise((r) => setTimeout(r, 100));
         w.benchStopFrames = true;
-        return (w.benchLoaf ?? []).filter((l) => l.start >= from && l.url === '(no script)').map((l) => l.frame);
+        const loaf: LongFrame[] = (w.benchLoaf ?? []).filter((l) => l.start >= from && l.url === '(no script)');
+        console.timeStamp('bench-align');
+        return { loaf, alignNow: performance.now() };
       },
       [t0, until] as const,
     );
+    const events = await stopTrace();
+    const align = alignmentOf(events, 'bench-align', got.alignNow);
+    return { wall: got.loaf.map((l) => l.frame), cpu: align ? frameThreadMs(events, got.loaf, align) : [] };
+  };
   try {
     const url = `${sim.origin}/pages/siem/big-table.html`;
     const loadPage = await browser.newPage({ viewport: VIEWPORT });
     await loadPage.addInitScript(NAME_SHIM);
     await loadPage.addInitScript(armChecker);
+    // As runRegistered: same origin first, so the traced renderer stays for the real load.
+    await loadPage.goto(`${url}?rows=0`, { timeout: NAV_TIMEOUT_MS });
+    const loadTrace = await startTrace(await loadPage.context().newCDPSession(loadPage));
     await loadPage.goto(url, { timeout: NAV_TIMEOUT_MS });
-    const registered = await frames(loadPage, 0, registeredMs);
+    const registered = await frames(loadPage, loadTrace, 0, registeredMs);
     await loadPage.close();
 
     const loadedPage = await browser.newPage({ viewport: VIEWPORT });
@@ -546,10 +587,11 @@ async function runPageAlone(sim: Simulator, registeredMs: number, oneOffMs: numb
     await loadedPage.goto(url, { timeout: NAV_TIMEOUT_MS });
     await loadedPage.waitForLoadState('load');
     await loadedPage.evaluate(armChecker);
+    const loadedTrace = await startTrace(await loadedPage.context().newCDPSession(loadedPage));
     const t0 = await loadedPage.evaluate(() => performance.now());
-    const oneOff = await frames(loadedPage, t0, t0 + oneOffMs);
+    const oneOff = await frames(loadedPage, loadedTrace, t0, t0 + oneOffMs);
     await loadedPage.close();
-    return { registered, oneOff };
+    return { registered: registered.wall, oneOff: oneOff.wall, registeredCpu: registered.cpu, oneOffCpu: oneOff.cpu };
   } finally {
     await browser.close();
   }
@@ -607,6 +649,10 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     const worstRender = Math.max(0, ...runs.flatMap((r) => r.renderOnlyLongFrames));
     const aloneLongest = aloneRanked[0] ?? 0;
     const oursRender = Math.max(0, ...runs.map((r) => framesBeyond(r.renderOnlyLongFrames, aloneRanked)));
+    // The same by thread (CPU) time, which the goal judges, as the other time goals: a frame's
+    // wall time on the shared machine is mostly the wait for a core.
+    const aloneCpu = alone.map((a) => (side === 'registered' ? a.registeredCpu : a.oneOffCpu));
+    const oursRenderCpu = Math.max(0, ...runs.map((r) => framesBeyond(r.renderOnlyLongFramesCpu, rankedMedian(aloneCpu))));
     console.log(`  ${label}, times from ${from}:`);
     console.log(`    content script started:                         ${ms(median(runs.map((r) => r.startMs)))}`);
     console.log(`    first on-screen IP marked (pending):            ${ms(median(runs.map((r) => r.firstMs)))}`);
@@ -623,6 +669,8 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     console.log(`    frames in which the highlights changed, per run: ${runs.map((r) => `${r.markFrames} of ${r.frames}`).join(', ')}`);
     console.log(`    rendering-only long frames, page alone, same window: ${aloneFrames.map((f) => `[${f.map((v) => v.toFixed(0)).join(', ')}]`).join(' ')}; with us, those in which our highlights changed: ${runs.map((r) => `[${r.renderMarkLongFrames.map((f) => f.toFixed(0)).join(', ')}]`).join(' ')}`);
     console.log(`    longest rendering-only frame: with us ${ms(worstRender)} (max of runs), page alone ${ms(aloneLongest)} (median of runs); ours (largest excess, rank by rank, worst run) ${ms(oursRender)}`);
+    const cpuLists = (lists: number[][]) => lists.map((f) => `[${f.map((v) => v.toFixed(0)).join(', ')}]`).join(' ');
+    console.log(`    the same frames by thread time: with us ${cpuLists(runs.map((r) => r.renderOnlyLongFramesCpu))} (of which our script's tasks ${cpuLists(runs.map((r) => r.renderOnlyLongFramesScriptCpu))}), page alone ${cpuLists(aloneCpu)}; ours ${ms(oursRenderCpu)}`);
     console.log(`    ratios (thread time): content script / floor = ${x(cpu, floor)}; span wrapper / content script = ${x(span, cpu)}`);
     console.log(`    ratios (wall time):   content script / floor = ${x(wall, floorWall)}; span wrapper / content script = ${x(spanWall, wall)}`);
     console.log(`    JS heap after the scan: ${median(runs.map((r) => r.heapMb)).toFixed(1)} MB (page alone: ${median(refs.map((r) => r.heapMb)).toFixed(1)} MB); page elements before/after: ${n(runs[0]!.elementsBefore)}/${n(runs[0]!.elementsAfter)}`);
@@ -631,7 +679,7 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
       { what: `${short}: content-script thread time / bare scan floor`, measured: x(cpu, floor), target: '≤ 1.5×', met: cpu / floor <= 1.5 },
       { what: `${short}: span-wrapping marker time / content script`, measured: x(span, cpu), target: '≥ 5×', met: span / cpu >= 5 },
       { what: `${short}: longest content-script task, every run`, measured: ms(longest), target: '< 50 ms', met: longest < 50 },
-      { what: `${short}: rendering-only frame beyond the page alone's longest`, measured: ms(oursRender), target: '≤ 50 ms', met: oursRender <= 50 },
+      { what: `${short}: rendering-only frame beyond the page alone's (thread)`, measured: ms(oursRenderCpu), target: '≤ 50 ms', met: oursRenderCpu <= 50 },
     );
     if (runs.some((r) => r.elementsAfter !== r.elementsBefore)) {
       goals.push({ what: `${short}: page DOM untouched (element count)`, measured: 'changed', target: 'unchanged', met: false });

@@ -6,8 +6,12 @@
  * restyled) and the rendering-only long frame (LoAF) it makes, and whether the mark is drawn
  * (the cell's pixels differ from before). One fresh page per measurement, variants interleaved.
  *
+ * RESTYLE_MODE=change: with the sheet adopted and settled first, the frame after adding the
+ * on-screen addresses (rows 1-30, three a row) to a highlight, by trace event (what a frame in
+ * which our marks change costs once the styles are in place, as on a registered site).
+ *
  *   npx tsx test/bench/restyle-experiment.ts
- *   RESTYLE_ROUNDS=3 (default), RESTYLE_VARIANTS=none,current,html (default: all).
+ *   RESTYLE_ROUNDS=3 (default), RESTYLE_VARIANTS=none,current,html (default: all), RESTYLE_MODE.
  */
 import { chromium, type Browser } from '@playwright/test';
 import path from 'node:path';
@@ -119,9 +123,78 @@ async function measureOnce(browser: Browser, variant: Variant): Promise<Sample> 
   }
 }
 
+/** Thread time by trace event name, ms, of the frame after adding 90 on-screen ranges. */
+async function measureChange(browser: Browser, variant: Variant): Promise<Map<string, number>> {
+  const css = variant !== null && typeof variant === 'object' ? variant.last : variant;
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  try {
+    await page.goto(URL_, { timeout: 180_000 });
+    await page.waitForLoadState('load');
+    await page.evaluate(async (text) => {
+      if (text !== null) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(text);
+        document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      }
+      const range = new Range();
+      range.selectNodeContents(document.querySelector('#events td')!.firstChild!);
+      CSS.highlights.set('ip-rep-critical', new Highlight(range));
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300))));
+    }, css);
+    const cdp = await page.context().newCDPSession(page);
+    const stop = await startTrace(cdp);
+    await page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      console.timeStamp('change-start');
+      const h = CSS.highlights.get('ip-rep-critical')!;
+      const rows = document.querySelectorAll('#events tr');
+      for (let i = 0; i < 30; i++) {
+        for (const c of [2, 3, 5]) {
+          const r = new Range();
+          r.selectNodeContents(rows[i]!.children[c]!.firstChild!);
+          h.add(r);
+        }
+      }
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100))));
+      console.timeStamp('change-end');
+    });
+    const events: TraceEvent[] = await stop();
+    const stamp = (m: string) => events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === m)!;
+    const from = stamp('change-start');
+    const to = stamp('change-end');
+    const byName = new Map<string, number>();
+    for (const e of events) {
+      if (e.ph !== 'X' || e.tid !== from.tid || e.ts < from.ts || e.ts > to.ts) continue;
+      if (!['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'UpdateLayer', 'Commit', 'HitTest', 'RunTask'].includes(e.name)) continue;
+      byName.set(e.name, (byName.get(e.name) ?? 0) + (e.tdur ?? e.dur ?? 0) / 1000);
+    }
+    return byName;
+  } finally {
+    await page.close();
+  }
+}
+
+async function mainChange(names: string[]): Promise<void> {
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
+  const samples = new Map<string, Map<string, number>[]>(names.map((n) => [n, []]));
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of names) samples.get(name)!.push(await measureChange(browser, VARIANTS[name]!));
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log(`frame after adding 90 on-screen ranges to a highlight, styles settled, ${ROUNDS} rounds: thread ms by trace event (median [per round]); RunTask is every task in the window`);
+  for (const [name, s] of samples) {
+    const keys = [...new Set(s.flatMap((m) => [...m.keys()]))].sort();
+    console.log(`${name.padEnd(10)} ${keys.map((k) => `${k} ${median(s.map((m) => m.get(k) ?? 0)).toFixed(1)} [${s.map((m) => (m.get(k) ?? 0).toFixed(0)).join(' ')}]`).join('; ')}`);
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.env.RESTYLE_VARIANTS?.split(',');
   const names = Object.keys(VARIANTS).filter((v) => !only || only.includes(v));
+  if (process.env.RESTYLE_MODE === 'change') return mainChange(names);
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
   const samples = new Map<string, Sample[]>(names.map((n) => [n, []]));
   try {
