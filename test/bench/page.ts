@@ -650,12 +650,9 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     const aloneLongest = aloneRanked[0] ?? 0;
     const oursRender = Math.max(0, ...runs.map((r) => framesBeyond(r.renderOnlyLongFrames, aloneRanked)));
     // The same by thread (CPU) time, which the goal judges, as the other time goals: a frame's
-    // wall time on the shared machine is mostly the wait for a core. Without our script's own
-    // tasks (8 ms slices that ran while the frame waited for its turn): the task goal judges
-    // those; the style, paint and garbage collection our marks cause stay counted here.
+    // wall time on the shared machine is mostly the wait for a core.
     const aloneCpu = alone.map((a) => (side === 'registered' ? a.registeredCpu : a.oneOffCpu));
-    const renderCpu = (r: ExtensionRun) => r.renderOnlyLongFramesCpu.map((c, k) => c - (r.renderOnlyLongFramesScriptCpu[k] ?? 0));
-    const oursRenderCpu = Math.max(0, ...runs.map((r) => framesBeyond(renderCpu(r), rankedMedian(aloneCpu))));
+    const oursRenderCpu = Math.max(0, ...runs.map((r) => framesBeyond(r.renderOnlyLongFramesCpu, rankedMedian(aloneCpu))));
     console.log(`  ${label}, times from ${from}:`);
     console.log(`    content script started:                         ${ms(median(runs.map((r) => r.startMs)))}`);
     console.log(`    first on-screen IP marked (pending):            ${ms(median(runs.map((r) => r.firstMs)))}`);
@@ -673,7 +670,7 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     console.log(`    rendering-only long frames, page alone, same window: ${aloneFrames.map((f) => `[${f.map((v) => v.toFixed(0)).join(', ')}]`).join(' ')}; with us, those in which our highlights changed: ${runs.map((r) => `[${r.renderMarkLongFrames.map((f) => f.toFixed(0)).join(', ')}]`).join(' ')}`);
     console.log(`    longest rendering-only frame: with us ${ms(worstRender)} (max of runs), page alone ${ms(aloneLongest)} (median of runs); ours (largest excess, rank by rank, worst run) ${ms(oursRender)}`);
     const cpuLists = (lists: number[][]) => lists.map((f) => `[${f.map((v) => v.toFixed(0)).join(', ')}]`).join(' ');
-    console.log(`    the same frames by thread time: with us ${cpuLists(runs.map((r) => r.renderOnlyLongFramesCpu))} (of which our script's tasks ${cpuLists(runs.map((r) => r.renderOnlyLongFramesScriptCpu))}), page alone ${cpuLists(aloneCpu)}; ours, without our script's tasks, beyond the page alone's ${ms(oursRenderCpu)}`);
+    console.log(`    the same frames by thread time: with us ${cpuLists(runs.map((r) => r.renderOnlyLongFramesCpu))} (of which our script's tasks ${cpuLists(runs.map((r) => r.renderOnlyLongFramesScriptCpu))}), page alone ${cpuLists(aloneCpu)}; ours ${ms(oursRenderCpu)}`);
     console.log(`    ratios (thread time): content script / floor = ${x(cpu, floor)}; span wrapper / content script = ${x(span, cpu)}`);
     console.log(`    ratios (wall time):   content script / floor = ${x(wall, floorWall)}; span wrapper / content script = ${x(spanWall, wall)}`);
     console.log(`    JS heap after the scan: ${median(runs.map((r) => r.heapMb)).toFixed(1)} MB (page alone: ${median(refs.map((r) => r.heapMb)).toFixed(1)} MB); page elements before/after: ${n(runs[0]!.elementsBefore)}/${n(runs[0]!.elementsAfter)}`);
@@ -682,7 +679,7 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
       { what: `${short}: content-script thread time / bare scan floor`, measured: x(cpu, floor), target: '≤ 1.5×', met: cpu / floor <= 1.5 },
       { what: `${short}: span-wrapping marker time / content script`, measured: x(span, cpu), target: '≥ 5×', met: span / cpu >= 5 },
       { what: `${short}: longest content-script task, every run`, measured: ms(longest), target: '< 50 ms', met: longest < 50 },
-      { what: `${short}: rendering-only frame beyond the page alone's (thread, no script)`, measured: ms(oursRenderCpu), target: '≤ 50 ms', met: oursRenderCpu <= 50 },
+      { what: `${short}: rendering-only frame beyond the page alone's (thread)`, measured: ms(oursRenderCpu), target: '≤ 50 ms', met: oursRenderCpu <= 50 },
     );
     if (runs.some((r) => r.elementsAfter !== r.elementsBefore)) {
       goals.push({ what: `${short}: page DOM untouched (element count)`, measured: 'changed', target: 'unchanged', met: false });
