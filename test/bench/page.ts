@@ -621,8 +621,10 @@ async function runScenarios(sim: Simulator, dir: string, goals: Goal[]): Promise
         console.log(`    calls (ms after start: IPs): ${r.callTimeline.map((c) => `${c.atMs}:${c.ips}`).join(' ')}`);
         // Per call: IPs on screen before it (longest wait on screen), on screen only after it, never.
         const start = r.calls[0]?.atMs ?? 0;
-        const makeup = callMakeup(r.calls, r.sightings).map((c) => `${c.atMs - start}:${c.onScreen}(${c.longestOnScreenMs.toFixed(0)})/${c.laterOnScreen}/${c.never}`);
-        console.log(`    calls (ms after first: on screen (longest wait ms) / later / never): ${makeup.join(' ')}`);
+        const makeup = callMakeup(r.calls, r.sightings).map(
+          (c) => `${c.atMs - start}:${c.onScreen}(${c.longestOnScreenMs.toFixed(0)})/${c.laterOnScreen}${c.laterOnScreen ? `(${c.soonestLaterMs.toFixed(0)})` : ''}/${c.never}`,
+        );
+        console.log(`    calls (ms after first: on screen (longest wait ms) / later (soonest ms after) / never): ${makeup.join(' ')}`);
       }
     }
     console.log(`    per run (eligible / in time / long tasks ms / calls): ${withExt.map((r) => `${r.eligible}/${r.markedInTime}/${r.longTaskMs.toFixed(0)}/${r.bulkCalls}`).join(', ')}; without: ${without.map((r) => r.longTaskMs.toFixed(0)).join(', ')}`);

@@ -94,6 +94,6 @@ describe('callMakeup', () => {
     ]);
     const calls = [{ atMs: 1_350, ips: ['a', 'b', 'c', 'd', 'e'] }];
     // d was on screen at the start: no wait measured for it.
-    expect(callMakeup(calls, sightings)).toEqual([{ atMs: 1_350, ips: 5, onScreen: 3, longestOnScreenMs: 350, laterOnScreen: 1, never: 1 }]);
+    expect(callMakeup(calls, sightings)).toEqual([{ atMs: 1_350, ips: 5, onScreen: 3, longestOnScreenMs: 350, laterOnScreen: 1, soonestLaterMs: 650, never: 1 }]);
   });
 });
