@@ -237,11 +237,14 @@ export class LookupService {
       // machine). Within 1 s of the last call (a scroll under way) it always waits those
       // 350 ms for company, which is what the fewest calls that keep the goal do (test/bench/
       // feasible-calls.ts); after a quiet second (page load, a hover) it goes at once. IPs
-      // near the screen or far wait up to 1 s: on screen before their answer, the page asks
-      // them again as visible (lib/page/lookup-queue.ts).
+      // near the screen wait up to 2 s, and leave earlier with any call that goes: on screen
+      // before their answer, the page asks them again as visible (lib/page/lookup-queue.ts).
+      // At 1 s a scrolled live tail sent one call of 2-6 near addresses after each render
+      // (bench page, BENCH_PAGE_DEBUG: 6-7 such calls a run, most never on screen); at 2 s
+      // they still come a second or more before they reach the screen at a reading scroll.
       paceMs: 1_000,
       maxWaitMs: 350,
-      backgroundWaitMs: 1_000,
+      backgroundWaitMs: 2_000,
       ...options.batch,
       send: (ips) => this.sendJournaled(ips),
       fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),

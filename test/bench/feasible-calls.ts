@@ -122,3 +122,42 @@ export function newIpLatencies({ firstAsked, sightings }: SessionCalls, withinMs
   }
   return out;
 }
+
+/** One bulk call as the page saw its IPs (BENCH_PAGE_DEBUG): why it left, read from the outside. */
+export interface CallMakeup {
+  /** Epoch ms the call reached the server. */
+  atMs: number;
+  ips: number;
+  /** On screen before the call (for the first time during the session), and the longest such wait. */
+  onScreen: number;
+  longestOnScreenMs: number;
+  /**
+   * On screen only after the call reached the server: known near the screen (prefetched), or
+   * asked as on screen in a frame whose layout (a re-render) ended after the call left.
+   */
+  laterOnScreen: number;
+  /** The soonest of those: ms from the call to its first frame on screen. */
+  soonestLaterMs: number;
+  /** Never on screen during the session. */
+  never: number;
+}
+
+/** Each call's IPs split by when they were on screen (calls: epoch ms of arrival, IPs). */
+export function callMakeup(calls: readonly { atMs: number; ips: readonly string[] }[], sightings: ReadonlyMap<string, Sighting>): CallMakeup[] {
+  return calls.map(({ atMs, ips }) => {
+    const out: CallMakeup = { atMs, ips: ips.length, onScreen: 0, longestOnScreenMs: 0, laterOnScreen: 0, soonestLaterMs: Infinity, never: 0 };
+    for (const ip of ips) {
+      const s = sightings.get(ip);
+      if (!s) out.never++;
+      else if (s.firstSeen > atMs) {
+        out.laterOnScreen++;
+        out.soonestLaterMs = Math.min(out.soonestLaterMs, s.firstSeen - atMs);
+      }
+      else {
+        out.onScreen++;
+        if (!s.atStart) out.longestOnScreenMs = Math.max(out.longestOnScreenMs, atMs - s.firstSeen);
+      }
+    }
+    return out;
+  });
+}

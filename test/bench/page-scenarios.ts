@@ -61,6 +61,8 @@ export interface ScenarioRun {
   sightings: Map<string, Sighting>;
   /** Per IP sent in a bulk call: when the first call carrying it reached the simulator (epoch ms). */
   firstAsked: Map<string, number>;
+  /** Each bulk call: when it reached the simulator (epoch ms) and its IPs. */
+  calls: { atMs: number; ips: string[] }[];
 }
 
 /** [ip, first seen, on screen in the first frame, first marked or -1, last seen], epoch ms. */
@@ -234,11 +236,17 @@ export async function runScenarioWithExtension(sim: Simulator, dir: string, scen
     const bulk = sim.requestLog.filter((r) => r.time >= from && r.path === '/checkIP/bulk');
     const callTimeline = bulk.map((r) => ({ atMs: r.time - from, ips: r.ips }));
     const firstAsked = new Map<string, number>();
+    // One request's IPs share its arrival order (askedAt).
+    const byRequest = new Map<number, { atMs: number; ips: string[] }>();
     for (const ask of sim.ipLog.all()) {
       if (ask.path !== '/checkIP/bulk' || ask.arrivedAtMs < from) continue;
       if (!firstAsked.has(ask.ip)) firstAsked.set(ask.ip, ask.arrivedAtMs);
+      const call = byRequest.get(ask.askedAt) ?? { atMs: ask.arrivedAtMs, ips: [] };
+      call.ips.push(ask.ip);
+      byRequest.set(ask.askedAt, call);
     }
-    return { ...result, bulkCalls: bulk.length, ipsAsked: bulk.reduce((s, r) => s + r.ips, 0), callTimeline, firstAsked };
+    const calls = [...byRequest.values()];
+    return { ...result, bulkCalls: bulk.length, ipsAsked: bulk.reduce((s, r) => s + r.ips, 0), callTimeline, firstAsked, calls };
   });
 }
 
@@ -247,7 +255,7 @@ export async function runScenarioWithout(sim: Simulator, scenario: Scenario): Pr
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });
     const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000);
-    return { ...result, bulkCalls: 0, ipsAsked: 0, callTimeline: [], firstAsked: new Map() };
+    return { ...result, bulkCalls: 0, ipsAsked: 0, callTimeline: [], firstAsked: new Map(), calls: [] };
   } finally {
     await browser.close();
   }

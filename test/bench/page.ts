@@ -25,7 +25,7 @@ import { startSimulator, type Simulator } from '../sim/server';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { summarizeInsertions } from './insertion-timing';
-import { answerPaintSamples, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum } from './feasible-calls';
+import { answerPaintSamples, callMakeup, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum } from './feasible-calls';
 import { alignmentOf, frameThreadMs, framesBeyond, median, rankedMedian, type LongFrame } from './frame-attribution';
 
 export { median };
@@ -734,7 +734,15 @@ async function runScenarios(sim: Simulator, dir: string, goals: Goal[]): Promise
       `    addresses new to the screen marked within 500 ms: ${freshInTime}/${fresh.length}${fresh.length ? ` = ${((100 * freshInTime) / fresh.length).toFixed(1)} %` : ''}; median ${show(freshPct(0.5))}, p95 ${show(freshPct(0.95))}, p99 ${show(freshPct(0.99))}`,
     );
     if (process.env.BENCH_PAGE_DEBUG) {
-      for (const r of withExt) console.log(`    calls (ms after start: IPs): ${r.callTimeline.map((c) => `${c.atMs}:${c.ips}`).join(' ')}`);
+      for (const r of withExt) {
+        console.log(`    calls (ms after start: IPs): ${r.callTimeline.map((c) => `${c.atMs}:${c.ips}`).join(' ')}`);
+        // Per call: IPs on screen before it (longest wait on screen), on screen only after it, never.
+        const start = r.calls[0]?.atMs ?? 0;
+        const makeup = callMakeup(r.calls, r.sightings).map(
+          (c) => `${c.atMs - start}:${c.onScreen}(${c.longestOnScreenMs.toFixed(0)})/${c.laterOnScreen}${c.laterOnScreen ? `(${c.soonestLaterMs.toFixed(0)})` : ''}/${c.never}`,
+        );
+        console.log(`    calls (ms after first: on screen (longest wait ms) / later (soonest ms after) / never): ${makeup.join(' ')}`);
+      }
     }
     console.log(`    per run (eligible / in time / long tasks ms / calls): ${withExt.map((r) => `${r.eligible}/${r.markedInTime}/${r.longTaskMs.toFixed(0)}/${r.bulkCalls}`).join(', ')}; without: ${without.map((r) => r.longTaskMs.toFixed(0)).join(', ')}`);
     goals.push(

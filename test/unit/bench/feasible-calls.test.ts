@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerPaintSamples, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum, type TimedIp } from '../../bench/feasible-calls';
+import { answerPaintSamples, callMakeup, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum, type TimedIp } from '../../bench/feasible-calls';
 
 /** IPs that come on screen at `times` and are known only then, due W later. */
 const onScreenAt = (times: number[], w: number): TimedIp[] => times.map((t) => ({ knownAt: t, dueAt: t + w }));
@@ -80,5 +80,20 @@ describe('the session inputs', () => {
 
   it('new addresses: first on screen to marked, never marked as Infinity, gone-before-due left out', () => {
     expect(newIpLatencies({ firstAsked, sightings }, 500)).toEqual([220, 0, Infinity]);
+  });
+});
+
+describe('callMakeup', () => {
+  it('splits each call by whether its IPs were on screen before it, only after it, or never', () => {
+    const sighting = (firstSeen: number, atStart = false) => ({ firstSeen, atStart, markedAt: null, lastSeen: firstSeen + 1_000 });
+    const sightings = new Map([
+      ['a', sighting(1_000)],
+      ['b', sighting(1_300)],
+      ['c', sighting(2_000)],
+      ['d', sighting(0, true)],
+    ]);
+    const calls = [{ atMs: 1_350, ips: ['a', 'b', 'c', 'd', 'e'] }];
+    // d was on screen at the start: no wait measured for it.
+    expect(callMakeup(calls, sightings)).toEqual([{ atMs: 1_350, ips: 5, onScreen: 3, longestOnScreenMs: 350, laterOnScreen: 1, soonestLaterMs: 650, never: 1 }]);
   });
 });

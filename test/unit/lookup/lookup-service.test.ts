@@ -131,6 +131,44 @@ describe('LookupService: calls while a page scrolls', () => {
   });
 });
 
+describe('LookupService: addresses near the screen', () => {
+  it('wait up to 2 s for company, so three renders of a live tail go in one call; one that comes on screen leaves within 350 ms', async () => {
+    const h = createHarness();
+    const [a, b, c, d, onScreen] = publicIps(5, 40);
+    const sentAt: number[] = [];
+    const start = h.clock.now();
+    const answers: Promise<unknown>[] = [];
+    const step = async (until: number) => {
+      while (h.clock.now() - start < until) {
+        const before = h.client.bulkCalls.length;
+        await h.clock.advance(25);
+        if (h.client.bulkCalls.length > before) sentAt.push(h.clock.now() - start);
+      }
+    };
+    const near = (ip: string) => answers.push(h.service.lookup([ip], { priority: 'background', source: 'tab1' }));
+    // A live tail's renders, about a second apart, each bring an address near the screen (not on it).
+    near(a!);
+    await step(900);
+    near(b!);
+    await step(1_800);
+    near(c!);
+    // The old 1 s wait sent a and b at 1 s, then c alone at 2.8 s.
+    await step(1_975);
+    expect(h.client.bulkCalls).toEqual([]);
+    await step(2_050);
+    expect(h.client.bulkCalls).toEqual([[a, b, c]]);
+    // A near address that comes on screen is asked again as on screen: 350 ms from then.
+    near(d!);
+    near(onScreen!);
+    await step(3_000);
+    answers.push(h.service.lookup([onScreen!], { priority: 'visible', source: 'tab1' }));
+    await step(3_500);
+    expect(h.client.bulkCalls.slice(1)).toEqual([[onScreen, d]]);
+    expect(sentAt[1]! - 3_000).toBeLessThanOrEqual(375);
+    await Promise.all(answers);
+  });
+});
+
 describe('LookupService: cache', () => {
   it('never asks twice for what it knows, until the TTL of that kind runs out', async () => {
     const h = createHarness({ policy: { ttlFoundMinutes: 60, ttlNotFoundMinutes: 10 } });
