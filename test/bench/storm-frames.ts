@@ -8,7 +8,8 @@
  *
  *   BENCH_EXTENSION_DIR=<build> npx tsx test/bench/storm-frames.ts
  *   STORM_WHICH=alone,mo,scanned (mo: the page alone with a subtree MutationObserver that only
- *   keeps its records a frame: the observer's own cost), STORM_ROUNDS=2, STORM_PAGE=<fixture>.
+ *   keeps its records a frame: the observer's own cost; mo-child, mo-complement: see
+ *   observeAround), STORM_ROUNDS=2, STORM_PAGE=<fixture>.
  */
 import type { BrowserContext } from '@playwright/test';
 import { withHostileSession } from './hostile-session';
@@ -28,10 +29,39 @@ function observeOnly(): void {
   (window as unknown as { kept: () => number }).kept = () => kept.length;
 }
 
+/**
+ * STORM_INIT=mo-child: only a `childList` observer (no subtree) on the storming container
+ * (#storm): what watching the storm go on costs. mo-complement: that, plus the rest of the page
+ * observed around the container (its ancestors `childList` only, their other children with the
+ * full subtree options, their text children `characterData`): what mutation-queue.ts observes
+ * while a container storms.
+ */
+function observeAround(complement: boolean): void {
+  let kept: MutationRecord[] = [];
+  const observer = new MutationObserver((records) => {
+    kept = records;
+    requestAnimationFrame(() => (kept = []));
+  });
+  document.addEventListener('DOMContentLoaded', () => {
+    const storm = document.getElementById('storm')!;
+    observer.observe(storm, { childList: true });
+    if (!complement) return;
+    for (let child: Node = storm, parent = storm.parentNode; parent; child = parent, parent = parent.parentNode) {
+      observer.observe(parent, { childList: true });
+      for (let n = parent.firstChild; n; n = n.nextSibling) {
+        if (n === child) continue;
+        observer.observe(n, n.nodeType === Node.TEXT_NODE ? { characterData: true } : { childList: true, subtree: true, characterData: true });
+      }
+    }
+  });
+  (window as unknown as { kept: () => number }).kept = () => kept.length;
+}
+
 async function trace(context: BrowserContext, url: string, init?: string): Promise<TraceEvent[]> {
   const page = await context.newPage();
   try {
     if (init === 'mo') await page.addInitScript(observeOnly);
+    if (init === 'mo-child' || init === 'mo-complement') await page.addInitScript(observeAround, init === 'mo-complement');
     await page.goto(new URL('hostile.js', url).href);
     const cdp = await context.newCDPSession(page);
     const events: TraceEvent[] = [];
@@ -91,7 +121,7 @@ function summarise(events: TraceEvent[], pageUrl: string, scriptUrl: string): Su
 
 function print(label: string, s: Summary): void {
   console.log(
-    `${label.padEnd(8)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms`,
+    `${label.padEnd(13)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms`,
   );
 }
 
@@ -100,7 +130,7 @@ await withHostileSession('storm-frames-', async ({ context, scanned, alone, exte
   for (let round = 0; round < Number(process.env.STORM_ROUNDS ?? 1); round++) {
     for (const which of (process.env.STORM_WHICH ?? 'alone,scanned').split(',')) {
       const url = which === 'scanned' ? scanned(PAGE) : alone(PAGE);
-      print(which, summarise(await trace(context, url, which === 'mo' ? 'mo' : undefined), url, scriptUrl));
+      print(which, summarise(await trace(context, url, which.startsWith('mo') ? which : undefined), url, scriptUrl));
     }
   }
 });
