@@ -8,7 +8,7 @@
  *
  *   BENCH_EXTENSION_DIR=<build> npx tsx test/bench/storm-frames.ts
  *   STORM_WHICH=alone,mo,scanned (mo: the page alone with a subtree MutationObserver that only
- *   keeps its records a frame: the observer's own cost; mo-child, mo-complement: see
+ *   keeps its records a frame: the observer's own cost; mo-child, mo-complement, mo-around: see
  *   observeAround), STORM_ROUNDS=2, STORM_PAGE=<fixture>.
  */
 import type { BrowserContext } from '@playwright/test';
@@ -34,9 +34,10 @@ function observeOnly(): void {
  * (#storm): what watching the storm go on costs. mo-complement: that, plus the rest of the page
  * observed around the container (its ancestors `childList` only, their other children with the
  * full subtree options, their text children `characterData`): what mutation-queue.ts observes
- * while a container storms.
+ * while a container storms. mo-around: the complement without the container (nothing tells
+ * the storm goes on; storm-watch.ts looks at its first child instead).
  */
-function observeAround(complement: boolean): void {
+function observeAround(which: string): void {
   let kept: MutationRecord[] = [];
   const observer = new MutationObserver((records) => {
     kept = records;
@@ -44,8 +45,8 @@ function observeAround(complement: boolean): void {
   });
   document.addEventListener('DOMContentLoaded', () => {
     const storm = document.getElementById('storm')!;
-    observer.observe(storm, { childList: true });
-    if (!complement) return;
+    if (which !== 'mo-around') observer.observe(storm, { childList: true });
+    if (which === 'mo-child') return;
     for (let child: Node = storm, parent = storm.parentNode; parent; child = parent, parent = parent.parentNode) {
       observer.observe(parent, { childList: true });
       for (let n = parent.firstChild; n; n = n.nextSibling) {
@@ -61,7 +62,7 @@ async function trace(context: BrowserContext, url: string, init?: string): Promi
   const page = await context.newPage();
   try {
     if (init === 'mo') await page.addInitScript(observeOnly);
-    if (init === 'mo-child' || init === 'mo-complement') await page.addInitScript(observeAround, init === 'mo-complement');
+    if (init?.startsWith('mo-')) await page.addInitScript(observeAround, init);
     await page.goto(new URL('hostile.js', url).href);
     const cdp = await context.newCDPSession(page);
     const events: TraceEvent[] = [];
