@@ -13,9 +13,11 @@
  * 100-400 ms) is not scanned at every slow frame, while a console re-rendering its table a few
  * times a second is never held back.
  *
- * While a container storms, the mutation queue observes around it (`observationPlan`): a
- * subtree observer above it costs the page ~2 ms a frame (Blink gives each of the 5,000 rows
- * removed a frame a transient registration), enough to push its ~45 ms frames past 50 ms.
+ * While a container storms, the mutation queue observes around it, not under it
+ * (`observationPlan`): a subtree observer above it costs the page ~2 ms a frame (Blink gives
+ * each of the 5,000 rows removed a frame a transient registration), and even a record per
+ * rebuild costs our callback and flush in each of the page's frames. So the watch looks at the
+ * container's first and last child every `QUIET_MS` instead: new ones mean it was rebuilt.
  */
 export interface StormWatchOptions {
   now: () => number;
@@ -37,14 +39,20 @@ export function stormWatch(options: StormWatchOptions): (root: Node) => boolean 
   const { now, setTimer, onStorm, onQuiet } = options;
   /** When each container was last rebuilt (weak: a container may leave the page). */
   const last = new WeakMap<Node, number>();
-  /** Storming containers, with their last rebuild. A timer is armed while there is one. */
-  const storming = new Map<Node, number>();
+  /**
+   * Storming containers: when last seen rebuilt, and the first and last child seen then. A timer
+   * is armed while there is one.
+   */
+  const storming = new Map<Node, [at: number, first: Node | null, last: Node | null]>();
   const check = (): void => {
     const t = now();
-    for (const [root, at] of storming) {
-      if (t - at < STORM_QUIET_MS) continue;
-      storming.delete(root);
-      onQuiet(root);
+    for (const [root, seen] of storming) {
+      const { firstChild, lastChild } = root;
+      if (firstChild !== seen[1] || lastChild !== seen[2]) storming.set(root, [t, firstChild, lastChild]);
+      else if (t - seen[0] >= STORM_QUIET_MS) {
+        storming.delete(root);
+        onQuiet(root);
+      }
     }
     if (storming.size) setTimer(check, STORM_QUIET_MS);
   };
@@ -55,7 +63,7 @@ export function stormWatch(options: StormWatchOptions): (root: Node) => boolean 
     if (!storming.has(root) && !(before !== undefined && t - before < STORM_ENTER_MS)) return false;
     if (!storming.size) setTimer(check, STORM_QUIET_MS);
     const started = !storming.has(root);
-    storming.set(root, t);
+    storming.set(root, [t, root.firstChild, root.lastChild]);
     if (started) onStorm(root);
     return true;
   };
@@ -77,10 +85,10 @@ export interface ObservationPlan {
 
 /**
  * What to observe so that every root is followed as with one subtree observer each, except
- * inside the storming containers: each is observed `childList` only (one record per rebuild
- * tells the storm goes on), its ancestors `childList` only, their other children with the full
- * options and their text children `characterData`. A container inside another storming one, or
- * in no root observed, is left out; past `max` calls, every root is observed as before.
+ * the storming containers: each is not observed at all (the watch looks at its children), its
+ * ancestors `childList` only, their other children with the full options and their text
+ * children `characterData`. A container inside another storming one, or in no root observed,
+ * is left out; past `max` calls, every root is observed as before.
  */
 export function observationPlan(roots: Iterable<Node>, storming: Iterable<Node>, max = MAX_OBSERVE_CALLS): ObservationPlan {
   const rootSet = new Set(roots);
@@ -95,7 +103,6 @@ export function observationPlan(roots: Iterable<Node>, storming: Iterable<Node>,
     if (p || !rootSet.has(up.at(-1) ?? root)) held.delete(root);
     else for (const node of up) path.add(node);
   }
-  for (const root of held) calls.push([root, CHILDREN]);
   for (const node of path) {
     calls.push([node, CHILDREN]);
     for (let child = node.firstChild; child && calls.length <= max; child = child.nextSibling) {

@@ -89,6 +89,9 @@ interface Summary {
   over50Wall: number;
   mainCpu: number;
   oursCpu: number;
+  /** Our script's calls (callbacks entered), and those inside the page's frame tasks. */
+  oursCalls: number;
+  oursInFrames: number;
   windowMs: number;
 }
 
@@ -116,13 +119,15 @@ function summarise(events: TraceEvent[], pageUrl: string, scriptUrl: string): Su
     over50Wall: frameTasks.filter((t) => (t.dur ?? 0) > 50_000).length,
     mainCpu: tasks.reduce((s, t) => s + (t.tdur ?? 0) / 1000, 0),
     oursCpu: ours.reduce((s, t) => s + (t.tdur ?? 0) / 1000, 0),
+    oursCalls: ours.length,
+    oursInFrames: ours.filter((c) => frameTasks.some((t) => c.ts >= t.ts && c.ts <= t.ts + (t.dur ?? 0))).length,
     windowMs: last ? (last.ts + (last.dur ?? 0) - first) / 1000 : 0,
   };
 }
 
 function print(label: string, s: Summary): void {
   console.log(
-    `${label.padEnd(13)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms`,
+    `${label.padEnd(13)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms, ${s.oursCalls} calls (${s.oursInFrames} in frame tasks)`,
   );
 }
 
