@@ -122,8 +122,14 @@ export class MutationQueue {
   private deferred = 0;
   /** Whether a rebuilt container storms (storm-watch.ts). */
   private readonly storming: (root: Node) => boolean;
-  /** What `observe` was given (the document, shadow roots): observed again at each switch. */
-  private readonly roots = new Set<Node>();
+  /**
+   * What `observe` was given (the document, shadow roots): observed again at each switch.
+   * Weakly, as the observer holds them: a page may make and drop thousands of shadow roots.
+   */
+  private roots: WeakRef<Node>[] = [];
+  private readonly observed = new WeakSet<Node>();
+  /** When `roots` is next cleared of the dropped ones (amortised: at twice its live size). */
+  private pruneAt = 64;
   /** Storming containers, observed around (observationPlan), and their ancestors. */
   private readonly held = new Set<Node>();
   private path = new Set<Node>();
@@ -163,8 +169,10 @@ export class MutationQueue {
 
   observe(root: Node): void {
     // Once: observing a storm's root again would replace the options observed around it.
-    if (this.roots.has(root)) return;
-    this.roots.add(root);
+    if (this.observed.has(root)) return;
+    this.observed.add(root);
+    this.roots.push(new WeakRef(root));
+    if (this.roots.length >= this.pruneAt) this.pruneAt = 2 * this.liveRoots().length + 64;
     this.observer.observe(root, SUBTREE);
   }
 
@@ -184,7 +192,7 @@ export class MutationQueue {
     this.records = [];
     this.head = this.nodeIndex = 0;
     this.deferred = 0;
-    this.roots.clear();
+    this.roots = [];
     this.held.clear();
     this.path.clear();
   }
@@ -197,10 +205,21 @@ export class MutationQueue {
     this.replan = false;
     this.takeRecords();
     this.observer.disconnect();
-    const plan = observationPlan(this.roots, this.held);
+    const plan = observationPlan(this.liveRoots(), this.held);
     this.path = plan.path;
     for (const [node, options] of plan.calls) this.observer.observe(node, options);
     if (this.pending > 0) this.requestFlush();
+  }
+
+  /** The roots still alive; the dropped ones' references are let go. */
+  private liveRoots(): Node[] {
+    const live: Node[] = [];
+    this.roots = this.roots.filter((ref) => {
+      const root = ref.deref();
+      if (root) live.push(root);
+      return !!root;
+    });
+    return live;
   }
 
   /**

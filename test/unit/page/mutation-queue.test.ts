@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BIG_FRAME_RECORDS, MutationQueue, type MutationBatch } from '@/lib/page/mutation-queue';
 
 /**
@@ -260,6 +260,32 @@ describe('mutation queue', () => {
       queue.flush();
       expect(touched().slice(before)).toContain(text);
       queue.disconnect();
+    });
+
+    it('holds the roots it observes weakly: one the page dropped is not observed again at a switch', async () => {
+      // A WeakRef whose target the test lets go of ("collected"): happy-dom's GC is not ours to run.
+      const collected = new WeakSet<object>();
+      vi.stubGlobal(
+        'WeakRef',
+        class<T extends object> {
+          constructor(private readonly target: T) {}
+          deref(): T | undefined {
+            return collected.has(this.target) ? undefined : this.target;
+          }
+        },
+      );
+      try {
+        const { fake, queue, quiet } = await stormingPage();
+        const [kept, dropped] = [0, 1].map(() => document.body.appendChild(document.createElement('div')).attachShadow({ mode: 'open' }));
+        queue.observe(kept!);
+        queue.observe(dropped!);
+        collected.add(dropped!);
+        quiet();
+        expect([...fake.observed.keys()]).toEqual([document, kept]);
+        queue.disconnect();
+      } finally {
+        vi.unstubAllGlobals();
+      }
     });
 
     it('observes a sibling added next to the container during the storm', async () => {
