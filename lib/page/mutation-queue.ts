@@ -19,9 +19,11 @@
  * task reads them itself; each record is read once either way.
  *
  * A container rebuilt with thousands of nodes frame after frame (the storm) is not handed over
- * while it storms, only once it has gone quiet (storm-watch.ts); its removals still are.
+ * while it storms, only once it has gone quiet (storm-watch.ts); its removals still are. While
+ * it storms, the observer watches around it, not under it (`observationPlan`), and again as
+ * before once it is quiet; records pending at each switch are taken first, not dropped.
  */
-import { stormWatch } from './storm-watch';
+import { observationPlan, stormWatch, SUBTREE } from './storm-watch';
 
 export interface MutationBatch {
   /** Added nodes and text nodes whose text changed, still in the page, in record order. */
@@ -101,8 +103,6 @@ const STORM_MIN_ADDED = 1_000;
  */
 export const BIG_FRAME_RECORDS = 1_000;
 
-const OPTIONS: MutationObserverInit = { childList: true, subtree: true, characterData: true };
-
 export class MutationQueue {
   private readonly observer: ObserverLike;
   private records: MutationRecord[] = [];
@@ -122,6 +122,19 @@ export class MutationQueue {
   private deferred = 0;
   /** Whether a rebuilt container storms (storm-watch.ts). */
   private readonly storming: (root: Node) => boolean;
+  /**
+   * What `observe` was given (the document, shadow roots): observed again at each switch.
+   * Weakly, as the observer holds them: a page may make and drop thousands of shadow roots.
+   */
+  private roots: WeakRef<Node>[] = [];
+  private readonly observed = new WeakSet<Node>();
+  /** When `roots` is next cleared of the dropped ones (amortised: at twice its live size). */
+  private pruneAt = 64;
+  /** Storming containers, observed around (observationPlan), and their ancestors. */
+  private readonly held = new Set<Node>();
+  private path = new Set<Node>();
+  /** Whether a read found the plan out of date (a storm began, an ancestor's children changed). */
+  private replan = false;
 
   constructor(
     private readonly onBatch: (batch: MutationBatch) => void,
@@ -135,8 +148,15 @@ export class MutationQueue {
     this.storming = stormWatch({
       now: this.now,
       setTimer: options.setTimer ?? ((run, ms) => setTimeout(run, ms)),
+      onStorm: (root) => {
+        this.held.add(root);
+        this.replan = true;
+      },
       onQuiet: (root) => {
-        if (!this.disposed && root.isConnected) this.onBatch({ touched: [root], removed: false, removedNodes: [] });
+        if (this.disposed) return;
+        this.held.delete(root);
+        this.reobserve();
+        if (root.isConnected) this.onBatch({ touched: [root], removed: false, removedNodes: [] });
       },
     });
     const callback: MutationCallback = (records) => {
@@ -148,7 +168,12 @@ export class MutationQueue {
   }
 
   observe(root: Node): void {
-    this.observer.observe(root, OPTIONS);
+    // Once: observing a storm's root again would replace the options observed around it.
+    if (this.observed.has(root)) return;
+    this.observed.add(root);
+    this.roots.push(new WeakRef(root));
+    if (this.roots.length >= this.pruneAt) this.pruneAt = 2 * this.liveRoots().length + 64;
+    this.observer.observe(root, SUBTREE);
   }
 
   /** Processes every pending record now (before answering the popup, or waiting for idle). */
@@ -167,6 +192,34 @@ export class MutationQueue {
     this.records = [];
     this.head = this.nodeIndex = 0;
     this.deferred = 0;
+    this.roots = [];
+    this.held.clear();
+    this.path.clear();
+  }
+
+  /**
+   * Observes again: around the storming containers, or as before when there are none. The
+   * records the observer holds are taken first (disconnect drops them) and read by a flush.
+   */
+  private reobserve(): void {
+    this.replan = false;
+    this.takeRecords();
+    this.observer.disconnect();
+    const plan = observationPlan(this.liveRoots(), this.held);
+    this.path = plan.path;
+    for (const [node, options] of plan.calls) this.observer.observe(node, options);
+    if (this.pending > 0) this.requestFlush();
+  }
+
+  /** The roots still alive; the dropped ones' references are let go. */
+  private liveRoots(): Node[] {
+    const live: Node[] = [];
+    this.roots = this.roots.filter((ref) => {
+      const root = ref.deref();
+      if (root) live.push(root);
+      return !!root;
+    });
+    return live;
   }
 
   /**
@@ -224,6 +277,8 @@ export class MutationQueue {
       if (r.type === 'characterData') {
         add(r.target);
       } else {
+        // A storming container's ancestor gained or lost children: observe the new ones.
+        if (this.path.has(r.target)) this.replan = true;
         if (this.nodeIndex === 0 && r.removedNodes.length > 0) {
           removed = true;
           removedNodes.push(r.removedNodes);
@@ -256,6 +311,8 @@ export class MutationQueue {
       this.records = records.slice(this.head);
       this.head = 0;
     }
+    // Before the batch: what it hands over is read after its new observers are in place.
+    if (this.replan) this.reobserve();
     if (touched.length > 0 || removed) this.onBatch({ touched, removed, removedNodes });
   }
 

@@ -12,10 +12,18 @@
  * only after `QUIET_MS` without one, so a storm slowed down by a loaded machine (frames of
  * 100-400 ms) is not scanned at every slow frame, while a console re-rendering its table a few
  * times a second is never held back.
+ *
+ * While a container storms, the mutation queue observes around it, not under it
+ * (`observationPlan`): a subtree observer above it costs the page ~2 ms a frame (Blink gives
+ * each of the 5,000 rows removed a frame a transient registration), and even a record per
+ * rebuild costs our callback and flush in each of the page's frames. So the watch looks at the
+ * container's first and last child every `QUIET_MS` instead: new ones mean it was rebuilt.
  */
 export interface StormWatchOptions {
   now: () => number;
   setTimer: (run: () => void, ms: number) => void;
+  /** A container that starts storming. */
+  onStorm: (root: Node) => void;
   /** A container that stopped storming: its rows are to be read now. */
   onQuiet: (root: Node) => void;
 }
@@ -28,17 +36,23 @@ export const STORM_QUIET_MS = 500;
  * children): whether the container is storming, its rows not to be read now.
  */
 export function stormWatch(options: StormWatchOptions): (root: Node) => boolean {
-  const { now, setTimer, onQuiet } = options;
+  const { now, setTimer, onStorm, onQuiet } = options;
   /** When each container was last rebuilt (weak: a container may leave the page). */
   const last = new WeakMap<Node, number>();
-  /** Storming containers, with their last rebuild. A timer is armed while there is one. */
-  const storming = new Map<Node, number>();
+  /**
+   * Storming containers: when last seen rebuilt, and the first and last child seen then. A timer
+   * is armed while there is one.
+   */
+  const storming = new Map<Node, [at: number, first: Node | null, last: Node | null]>();
   const check = (): void => {
     const t = now();
-    for (const [root, at] of storming) {
-      if (t - at < STORM_QUIET_MS) continue;
-      storming.delete(root);
-      onQuiet(root);
+    for (const [root, seen] of storming) {
+      const { firstChild, lastChild } = root;
+      if (firstChild !== seen[1] || lastChild !== seen[2]) storming.set(root, [t, firstChild, lastChild]);
+      else if (t - seen[0] >= STORM_QUIET_MS) {
+        storming.delete(root);
+        onQuiet(root);
+      }
     }
     if (storming.size) setTimer(check, STORM_QUIET_MS);
   };
@@ -48,7 +62,56 @@ export function stormWatch(options: StormWatchOptions): (root: Node) => boolean 
     last.set(root, t);
     if (!storming.has(root) && !(before !== undefined && t - before < STORM_ENTER_MS)) return false;
     if (!storming.size) setTimer(check, STORM_QUIET_MS);
-    storming.set(root, t);
+    const started = !storming.has(root);
+    storming.set(root, [t, root.firstChild, root.lastChild]);
+    if (started) onStorm(root);
     return true;
   };
+}
+
+/** What the queue observes everywhere it is not around a storm. */
+export const SUBTREE: MutationObserverInit = { childList: true, subtree: true, characterData: true };
+const CHILDREN: MutationObserverInit = { childList: true };
+const TEXT: MutationObserverInit = { characterData: true };
+/** observe() calls past which a storm is observed as before (a body with thousands of children). */
+export const MAX_OBSERVE_CALLS = 200;
+
+export interface ObservationPlan {
+  /** The observe() calls, in order. */
+  calls: [Node, MutationObserverInit][];
+  /** The storming containers' ancestors, observed `childList` only: a change to their children changes the plan. */
+  path: Set<Node>;
+}
+
+/**
+ * What to observe so that every root is followed as with one subtree observer each, except
+ * the storming containers: each is not observed at all (the watch looks at its children), its
+ * ancestors `childList` only, their other children with the full options and their text
+ * children `characterData`. A container inside another storming one, or in no root observed,
+ * is left out; past `max` calls, every root is observed as before.
+ */
+export function observationPlan(roots: Iterable<Node>, storming: Iterable<Node>, max = MAX_OBSERVE_CALLS): ObservationPlan {
+  const rootSet = new Set(roots);
+  const held = new Set(storming);
+  const path = new Set<Node>();
+  const calls: [Node, MutationObserverInit][] = [];
+  for (const root of held) {
+    const up: Node[] = [];
+    let p = root.parentNode;
+    for (; p && !held.has(p); p = p.parentNode) up.push(p);
+    // Inside another storm (p), or not under a root we observe (a detached container).
+    if (p || !rootSet.has(up.at(-1) ?? root)) held.delete(root);
+    else for (const node of up) path.add(node);
+  }
+  for (const node of path) {
+    calls.push([node, CHILDREN]);
+    for (let child = node.firstChild; child && calls.length <= max; child = child.nextSibling) {
+      if (path.has(child) || held.has(child)) continue;
+      if (child.nodeType === Node.ELEMENT_NODE) calls.push([child, SUBTREE]);
+      else if (child.nodeType === Node.TEXT_NODE) calls.push([child, TEXT]);
+    }
+  }
+  for (const root of rootSet) if (!path.has(root) && !held.has(root)) calls.push([root, SUBTREE]);
+  if (calls.length > max) return { calls: [...rootSet].map((root) => [root, SUBTREE]), path: new Set() };
+  return { calls, path };
 }

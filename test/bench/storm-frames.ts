@@ -8,7 +8,8 @@
  *
  *   BENCH_EXTENSION_DIR=<build> npx tsx test/bench/storm-frames.ts
  *   STORM_WHICH=alone,mo,scanned (mo: the page alone with a subtree MutationObserver that only
- *   keeps its records a frame: the observer's own cost), STORM_ROUNDS=2, STORM_PAGE=<fixture>.
+ *   keeps its records a frame: the observer's own cost; mo-child, mo-complement, mo-around: see
+ *   observeAround), STORM_ROUNDS=2, STORM_PAGE=<fixture>.
  */
 import type { BrowserContext } from '@playwright/test';
 import { withHostileSession } from './hostile-session';
@@ -28,10 +29,40 @@ function observeOnly(): void {
   (window as unknown as { kept: () => number }).kept = () => kept.length;
 }
 
+/**
+ * STORM_INIT=mo-child: only a `childList` observer (no subtree) on the storming container
+ * (#storm): what watching the storm go on costs. mo-complement: that, plus the rest of the page
+ * observed around the container (its ancestors `childList` only, their other children with the
+ * full subtree options, their text children `characterData`): what mutation-queue.ts observes
+ * while a container storms. mo-around: the complement without the container (nothing tells
+ * the storm goes on; storm-watch.ts looks at its first child instead).
+ */
+function observeAround(which: string): void {
+  let kept: MutationRecord[] = [];
+  const observer = new MutationObserver((records) => {
+    kept = records;
+    requestAnimationFrame(() => (kept = []));
+  });
+  document.addEventListener('DOMContentLoaded', () => {
+    const storm = document.getElementById('storm')!;
+    if (which !== 'mo-around') observer.observe(storm, { childList: true });
+    if (which === 'mo-child') return;
+    for (let child: Node = storm, parent = storm.parentNode; parent; child = parent, parent = parent.parentNode) {
+      observer.observe(parent, { childList: true });
+      for (let n = parent.firstChild; n; n = n.nextSibling) {
+        if (n === child) continue;
+        observer.observe(n, n.nodeType === Node.TEXT_NODE ? { characterData: true } : { childList: true, subtree: true, characterData: true });
+      }
+    }
+  });
+  (window as unknown as { kept: () => number }).kept = () => kept.length;
+}
+
 async function trace(context: BrowserContext, url: string, init?: string): Promise<TraceEvent[]> {
   const page = await context.newPage();
   try {
     if (init === 'mo') await page.addInitScript(observeOnly);
+    if (init?.startsWith('mo-')) await page.addInitScript(observeAround, init);
     await page.goto(new URL('hostile.js', url).href);
     const cdp = await context.newCDPSession(page);
     const events: TraceEvent[] = [];
@@ -58,6 +89,9 @@ interface Summary {
   over50Wall: number;
   mainCpu: number;
   oursCpu: number;
+  /** Our script's calls (callbacks entered), and those inside the page's frame tasks. */
+  oursCalls: number;
+  oursInFrames: number;
   windowMs: number;
 }
 
@@ -85,13 +119,15 @@ function summarise(events: TraceEvent[], pageUrl: string, scriptUrl: string): Su
     over50Wall: frameTasks.filter((t) => (t.dur ?? 0) > 50_000).length,
     mainCpu: tasks.reduce((s, t) => s + (t.tdur ?? 0) / 1000, 0),
     oursCpu: ours.reduce((s, t) => s + (t.tdur ?? 0) / 1000, 0),
+    oursCalls: ours.length,
+    oursInFrames: ours.filter((c) => frameTasks.some((t) => c.ts >= t.ts && c.ts <= t.ts + (t.dur ?? 0))).length,
     windowMs: last ? (last.ts + (last.dur ?? 0) - first) / 1000 : 0,
   };
 }
 
 function print(label: string, s: Summary): void {
   console.log(
-    `${label.padEnd(8)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms`,
+    `${label.padEnd(13)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms, ${s.oursCalls} calls (${s.oursInFrames} in frame tasks)`,
   );
 }
 
@@ -100,7 +136,7 @@ await withHostileSession('storm-frames-', async ({ context, scanned, alone, exte
   for (let round = 0; round < Number(process.env.STORM_ROUNDS ?? 1); round++) {
     for (const which of (process.env.STORM_WHICH ?? 'alone,scanned').split(',')) {
       const url = which === 'scanned' ? scanned(PAGE) : alone(PAGE);
-      print(which, summarise(await trace(context, url, which === 'mo' ? 'mo' : undefined), url, scriptUrl));
+      print(which, summarise(await trace(context, url, which.startsWith('mo') ? which : undefined), url, scriptUrl));
     }
   }
 });

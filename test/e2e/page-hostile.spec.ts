@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { markedIps, usePageSimulator } from './page-support';
+import { markedIps, markedTexts as marksOf, usePageSimulator } from './page-support';
 import { extensionUrl, tabIdOf } from './ui-helpers';
 import { ChromiumDriver } from './chromium-driver';
 import { markedTexts, newTopEventMarkedAndLookedUp } from './scenarios/live-list-scenarios';
@@ -90,6 +90,22 @@ test('mutation storm (10,000 nodes a frame): the steady rows get marked and stay
   // Still marked a while later, the storm going on.
   await page.waitForTimeout(2_000);
   expect(await markedIps(page, 'critical')).toContain('185.220.101.1');
+});
+
+test('mutation storm: text written beside the storming container is marked while it storms, its own rows once it stops', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(hostileUrl('mutation-storm.html'));
+  await expect.poll(() => markedIps(page, 'critical'), { timeout: 30_000 }).toContain('185.220.101.1');
+  // While the container storms it is not observed, the page around it is (storm-watch.ts): an
+  // element added beside it, and later an address written into that element.
+  await page.evaluate(() => document.getElementById('storm')!.after(Object.assign(document.createElement('section'), { id: 'beside' })));
+  await page.waitForTimeout(500);
+  await page.evaluate(() => document.getElementById('beside')!.append(Object.assign(document.createElement('p'), { textContent: 'src 185.220.101.1' })));
+  const owners = async () => (await marksOf(page, 'critical')).map((m) => m.owner);
+  await expect.poll(owners, { timeout: 10_000 }).toContain('beside');
+  // Stopped: the rows it shows last are read and marked.
+  await page.evaluate(() => (window as unknown as { stopStorm: () => void }).stopStorm());
+  await expect.poll(() => page.evaluate(() => [...CSS.highlights].some(([name, h]) => name.startsWith('ip-rep-') && [...h].some((r) => (r.startContainer as Text).parentElement?.parentElement?.id === 'storm'))), { timeout: 10_000 }).toBe(true);
 });
 
 test('1,000-deep nested shadow roots: the deepest level is scanned and marked', async ({ context }) => {

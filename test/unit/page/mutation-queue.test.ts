@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BIG_FRAME_RECORDS, MutationQueue, type MutationBatch } from '@/lib/page/mutation-queue';
 
 /**
@@ -28,6 +28,46 @@ function fakeObserver() {
       const record = { type: 'childList', target, addedNodes, removedNodes: removed } as unknown as MutationRecord;
       deliver([record], observer as unknown as MutationObserver);
       return reads;
+    },
+  };
+}
+
+/**
+ * A real (happy-dom) observer that also lists what it observes with which options; records of
+ * `storm` are left out of what it delivers (happy-dom queues one per node of a rebuild), and
+ * the test delivers each rebuild as one record by hand, as the DOM standard queues it.
+ */
+function listingObserver(storm: Node) {
+  let deliver: MutationCallback = () => {};
+  let real: MutationObserver;
+  const observed = new Map<Node, MutationObserverInit>();
+  const mine = (records: MutationRecord[]) => records.filter((r) => r.target !== storm);
+  const observer = {
+    observe(node: Node, options: MutationObserverInit) {
+      observed.set(node, options);
+      real.observe(node, options);
+    },
+    disconnect() {
+      observed.clear();
+      real.disconnect();
+    },
+    takeRecords: () => mine(real.takeRecords()),
+  };
+  return {
+    observed,
+    create: (callback: MutationCallback) => {
+      deliver = callback;
+      real = new MutationObserver((records) => {
+        const kept = mine(records);
+        if (kept.length) callback(kept, observer as unknown as MutationObserver);
+      });
+      return observer;
+    },
+    rebuild(rows: number) {
+      const old = [...storm.childNodes];
+      const added = Array.from({ length: rows }, () => document.createElement('div'));
+      (storm as Element).replaceChildren(...added);
+      deliver([{ type: 'childList', target: storm, addedNodes: added, removedNodes: old } as unknown as MutationRecord], observer as unknown as MutationObserver);
     },
   };
 }
@@ -158,6 +198,109 @@ describe('mutation queue', () => {
     }
     expect(batches.slice(-3).map((b) => b.touched)).toEqual([[storm], [storm], [storm]]);
     queue.disconnect();
+  });
+
+  describe('while a container storms', () => {
+    /** body > [h1, section > [#storm, p]]; the queue observes the document, its flushes run by hand. */
+    async function stormingPage() {
+      document.body.innerHTML = '<h1>Title</h1><section><div id="storm"></div><p>1.2.3.4</p></section>';
+      const storm = document.getElementById('storm')!;
+      const fake = listingObserver(storm);
+      const batches: MutationBatch[] = [];
+      const frames: (() => void)[] = [];
+      let clock = 0;
+      const timers: { run: () => void; at: number }[] = [];
+      const queue = new MutationQueue((b) => batches.push(b), (f) => frames.push(f), {
+        createObserver: fake.create,
+        now: () => clock,
+        setTimer: (run, ms) => timers.push({ run, at: clock + ms }),
+      });
+      queue.observe(document);
+      /** One storm frame: a rebuild, then the queue's flush. */
+      const frame = async () => {
+        clock += 16;
+        fake.rebuild(1_000);
+        await Promise.resolve();
+        while (frames.length) frames.shift()!();
+      };
+      /** The page left alone until the storm watch's timers have run. */
+      const quiet = () => {
+        while (timers.length) {
+          const t = timers.shift()!;
+          clock = Math.max(clock, t.at);
+          t.run();
+        }
+      };
+      const touched = () => batches.flatMap((b) => b.touched);
+      for (let i = 0; i < 3; i++) await frame();
+      return { storm, fake, queue, batches, frame, quiet, touched, section: document.querySelector('section')!, p: document.querySelector('p')! };
+    }
+
+    it('observes around the container, not under it, and the document as before once it is quiet', async () => {
+      const { storm, fake, queue, quiet, section, p } = await stormingPage();
+      expect(fake.observed.has(storm)).toBe(false);
+      for (const ancestor of [section, document.body, document.documentElement, document]) expect(fake.observed.get(ancestor)).toEqual({ childList: true });
+      expect(fake.observed.get(p)).toEqual({ childList: true, subtree: true, characterData: true });
+      expect([...fake.observed].some(([node, options]) => options.subtree && node.contains(storm))).toBe(false);
+      quiet();
+      expect([...fake.observed]).toEqual([[document, { childList: true, subtree: true, characterData: true }]]);
+      queue.disconnect();
+    });
+
+    it('still sees a change elsewhere on the page, also one made just before each switch', async () => {
+      const { queue, frame, quiet, touched, p } = await stormingPage();
+      const text = p.firstChild as Text;
+      text.data = '5.6.7.8';
+      await frame();
+      expect(touched()).toContain(text);
+      // Made before the storm ends, still pending when the observer is switched back.
+      text.data = '9.9.9.9';
+      const before = touched().length;
+      quiet();
+      queue.flush();
+      expect(touched().slice(before)).toContain(text);
+      queue.disconnect();
+    });
+
+    it('holds the roots it observes weakly: one the page dropped is not observed again at a switch', async () => {
+      // A WeakRef whose target the test lets go of ("collected"): happy-dom's GC is not ours to run.
+      const collected = new WeakSet<object>();
+      vi.stubGlobal(
+        'WeakRef',
+        class<T extends object> {
+          constructor(private readonly target: T) {}
+          deref(): T | undefined {
+            return collected.has(this.target) ? undefined : this.target;
+          }
+        },
+      );
+      try {
+        const { fake, queue, quiet } = await stormingPage();
+        const [kept, dropped] = [0, 1].map(() => document.body.appendChild(document.createElement('div')).attachShadow({ mode: 'open' }));
+        queue.observe(kept!);
+        queue.observe(dropped!);
+        collected.add(dropped!);
+        quiet();
+        expect([...fake.observed.keys()]).toEqual([document, kept]);
+        queue.disconnect();
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    });
+
+    it('observes a sibling added next to the container during the storm', async () => {
+      const { storm, fake, queue, frame, touched, section } = await stormingPage();
+      const sibling = document.createElement('div');
+      section.insertBefore(sibling, storm);
+      await frame();
+      expect(touched()).toContain(sibling);
+      expect(fake.observed.get(sibling)).toEqual({ childList: true, subtree: true, characterData: true });
+      // What the page then writes into it is seen.
+      const row = sibling.appendChild(document.createElement('span'));
+      await frame();
+      expect(touched()).toContain(row);
+      queue.disconnect();
+    });
   });
 
   it('never holds back a small rebuild (a virtualised grid re-rendering its rows on every scroll frame)', () => {
