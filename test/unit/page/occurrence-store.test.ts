@@ -210,4 +210,70 @@ describe('OccurrenceStore', () => {
       expect(change.removed.map((o) => o.ip)).toEqual(['10.0.0.4']);
     });
   });
+
+  // Issue 11: text read far from the viewport is held without occurrences, counted all the same.
+  describe('far texts', () => {
+    it('counts a far text by IP without occurrences, and keeps it unchanged when read again the same', () => {
+      const { store, node } = setup('185.220.101.1 and 8.8.8.8 and 185.220.101.1');
+      const row = document.createElement('tr');
+      const change = emptyChange();
+      store.setMatches(node, findIps(node.data), change, row);
+      expect(change.added).toEqual([]);
+      expect(change.farAdded).toHaveLength(1);
+      expect(change.farAdded[0]!.row).toBe(row);
+      expect(store.countOf('185.220.101.1')).toBe(2);
+      expect(store.occurrenceCount).toBe(3);
+      expect(store.occurrencesOfNode(node)).toEqual([]);
+      expect(store.hasNode(node)).toBe(true);
+      const again = emptyChange();
+      store.setMatches(node, findIps(node.data), again, row);
+      expect(again).toEqual(emptyChange());
+    });
+
+    it('turns a far text into occurrences when read fully, and counts stay right', () => {
+      const { store, node } = setup('185.220.101.1 and 8.8.8.8');
+      const row = document.createElement('tr');
+      store.setMatches(node, findIps(node.data), emptyChange(), row);
+      const change = emptyChange();
+      store.setMatches(node, findIps(node.data), change);
+      expect(change.farRemoved.map((f) => f.row)).toEqual([row]);
+      expect(change.added.map((o) => o.ip)).toEqual(['185.220.101.1', '8.8.8.8']);
+      expect(store.countOf('185.220.101.1')).toBe(1);
+      expect(store.occurrenceCount).toBe(2);
+    });
+
+    it('keeps a text held with occurrences on the full path when the whole-page scan reads it again', () => {
+      const { store, node } = setup('185.220.101.1');
+      store.setMatches(node, findIps(node.data), emptyChange());
+      const row = document.createElement('tr');
+      const same = emptyChange();
+      store.setMatches(node, findIps(node.data), same, row);
+      expect(same).toEqual(emptyChange());
+      node.data = '8.8.8.8';
+      const changed = emptyChange();
+      store.setMatches(node, findIps(node.data), changed, row);
+      expect(changed.farAdded).toEqual([]);
+      expect(changed.added.map((o) => o.ip)).toEqual(['8.8.8.8']);
+    });
+
+    it('uncounts a far text that changes, leaves or is swept', () => {
+      const { store, node } = setup('185.220.101.1');
+      const row = document.createElement('tr');
+      store.setMatches(node, findIps(node.data), emptyChange(), row);
+      node.data = '8.8.8.8';
+      const changed = emptyChange();
+      store.setMatches(node, findIps(node.data), changed, row);
+      expect(changed.farRemoved).toHaveLength(1);
+      expect(changed.farAdded).toHaveLength(1);
+      expect(store.countOf('185.220.101.1')).toBe(0);
+      expect(store.countOf('8.8.8.8')).toBe(1);
+      node.remove();
+      const swept = emptyChange();
+      store.sweepDisconnected(swept);
+      expect(swept.farRemoved).toHaveLength(1);
+      expect(store.ipCount).toBe(0);
+      expect(store.occurrenceCount).toBe(0);
+      expect(store.nodeCount).toBe(0);
+    });
+  });
 });
