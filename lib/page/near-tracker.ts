@@ -180,6 +180,12 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   let parked = new Map<Element, number>();
   /** Rows tracked by trackRow, with how many far texts each holds. */
   let farRows = new Map<Element, number>();
+  /**
+   * Rows whose far texts all left, with when: kept in their chunk until releaseParked, as
+   * parked elements are. A live tail replaces every text each second; the old ones are swept
+   * a slice before the new ones are read, and dropping the row in between remade its chunks.
+   */
+  let parkedRows = new Map<Element, number>();
 
   const fine = make((entries) => {
     const visible: T[] = [];
@@ -392,8 +398,16 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     itemOfElement.delete(element);
     if (elementsOfItem.remove(item, element) > 0) return;
     // A row still holding far texts stays in its chunk, to be named when it comes near.
-    if (farRows.has(item)) elementsOfItem.deleteKey(item);
+    if (farRows.has(item) || parkedRows.has(item)) elementsOfItem.deleteKey(item);
     else removeItem(item);
+  }
+
+  function releaseParkedRows(before: number): void {
+    for (const [row, at] of parkedRows) {
+      if (row.isConnected && at > before) continue;
+      parkedRows.delete(row);
+      if (!farRows.has(row) && !elementsOfItem.has(row)) removeItem(row);
+    }
   }
 
   return {
@@ -419,6 +433,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       return chunkOfItem.get(row)?.near ? null : row;
     },
     trackRow(row) {
+      parkedRows.delete(row);
       farRows.set(row, (farRows.get(row) ?? 0) + 1);
       if (!chunkOfItem.has(row)) addItem(row);
       // Joined a chunk that is near already (the rows past the screen's, in the initial scan).
@@ -428,7 +443,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       const left = (farRows.get(row) ?? 0) - 1;
       if (left > 0) return void farRows.set(row, left);
       farRows.delete(row);
-      if (!elementsOfItem.has(row)) removeItem(row);
+      if (!elementsOfItem.has(row)) parkedRows.set(row, now());
     },
     relocate(element) {
       const chunk = chunkOfItem.get(element);
@@ -444,6 +459,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         parked.delete(element);
         forget(element);
       }
+      releaseParkedRows(before);
     },
     compact() {
       itemsOf.compact();
@@ -455,6 +471,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       fineReported = new Set(fineReported);
       parked = compactMap(parked);
       farRows = compactMap(farRows);
+      parkedRows = compactMap(parkedRows);
     },
     nearnessOf(element) {
       const nearness = fineState.get(element);
@@ -491,6 +508,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       fineReported.clear();
       parked.clear();
       farRows.clear();
+      parkedRows.clear();
     },
   };
 }

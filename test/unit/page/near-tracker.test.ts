@@ -460,8 +460,9 @@ describe('near tracker', () => {
       expect(rowsNear).toEqual([[rowEls[2]]]);
     });
 
-    it('keeps a row while it holds far texts or tracked cells, and lets it go after both', async () => {
-      const { tracker, coarse, cell, rowEls } = setup(8);
+    it('keeps a row while it holds far texts or tracked cells, and parks it a while after both', async () => {
+      const clock = { now: 0 };
+      const { tracker, coarse, cell, rowEls } = setup(8, clock);
       tracker.trackRow(rowEls[0]!);
       tracker.trackRow(rowEls[0]!);
       tracker.track(cell(0, 0), 'x');
@@ -473,11 +474,35 @@ describe('near tracker', () => {
       cell(0, 0).remove();
       tracker.releaseParked();
       tracker.untrackRow(rowEls[0]!);
-      await taskEnd();
-      expect([...coarse.targets]).toEqual([rowEls[0], rowEls[1]]);
       tracker.untrackRow(rowEls[0]!);
+      tracker.releaseParked();
+      await taskEnd();
+      // No far text left: parked, still in its chunk (a re-render reads its new text next).
+      expect([...coarse.targets]).toEqual([rowEls[0], rowEls[1]]);
+      clock.now = 2_001;
+      tracker.releaseParked();
       await taskEnd();
       expect([...coarse.targets]).toEqual([rowEls[1]]);
+    });
+
+    // A live tail replaces every text each second: the old texts are swept a slice before the
+    // new ones are read. Dropping the row in between put it back in a chunk of its own.
+    it('keeps a re-rendered far row in its chunk, known far, without observing it again', async () => {
+      const { tracker, coarse, cell, rowEls } = setup(8);
+      for (let r = 0; r < 4; r++) tracker.trackRow(rowEls[r]!);
+      await taskEnd();
+      coarse.fire([
+        { target: rowEls[0]!, top: 5000, intersecting: false },
+        { target: rowEls[3]!, top: 5100, intersecting: false },
+      ]);
+      const observed = coarse.everObserved.size;
+      for (let r = 0; r < 4; r++) tracker.untrackRow(rowEls[r]!);
+      tracker.releaseParked();
+      expect(tracker.nearnessOf(cell(2, 1))).toBe('far');
+      for (let r = 0; r < 4; r++) tracker.trackRow(rowEls[r]!);
+      await taskEnd();
+      expect(coarse.everObserved.size).toBe(observed);
+      expect(tracker.nearnessOf(cell(2, 1))).toBe('far');
     });
   });
 });
