@@ -27,17 +27,32 @@ export interface Occurrence {
 }
 
 /**
- * A text read far from the viewport (issue 11): its matches and the row it was read under, no
+ * A text read far from the viewport (issue 11): its IPs and the row it was read under, no
  * occurrences. Nearly all of a big page's text is far and never marked; making an occurrence
  * per IP and tracking each element was ~75 ms of the 10,000-row scan (floor11f). The row is
- * tracked instead (NearTracker.trackRow) and read again, fully, when it comes near.
- * `matches` may be the match cache's shared array: only read.
+ * tracked instead (NearTracker.trackRow) and read again, fully, when it comes near. Only the
+ * IPs are kept (a lone one without an array): offsets are read again then, and the matches
+ * array and its objects cost ~60 bytes more per text on the 60k storm page (issue 15).
  */
 export class FarText {
+  readonly ips: string | readonly string[];
   constructor(
-    readonly matches: readonly IpMatch[],
+    matches: readonly IpMatch[],
     readonly row: Element,
-  ) {}
+  ) {
+    this.ips = matches.length === 1 ? matches[0]!.ip : matches.map((m) => m.ip);
+  }
+
+  /** The IPs, one by one. */
+  list(): readonly string[] {
+    return typeof this.ips === 'string' ? [this.ips] : this.ips;
+  }
+
+  /** Whether these matches hold the same IPs (counts would not change). */
+  sameIps(matches: readonly IpMatch[]): boolean {
+    const ips = this.list();
+    return ips.length === matches.length && matches.every((m, i) => m.ip === ips[i]);
+  }
 }
 
 export interface StoreChange {
@@ -93,7 +108,7 @@ export class OccurrenceStore {
   setMatches(node: Text, matches: readonly IpMatch[], change: StoreChange, farRow?: Element | null): void {
     const old = this.byNode.get(node);
     if (old instanceof FarText) {
-      if (farRow && old.row === farRow && sameMatches(old.matches, matches)) return;
+      if (farRow && old.row === farRow && old.sameIps(matches)) return;
       this.forgetNode(node, change);
     } else if (old) {
       // Same text as last time (React re-set the same value): keep the ranges, no churn.
@@ -118,9 +133,10 @@ export class OccurrenceStore {
 
   private holdFar(node: Text, far: FarText, change: StoreChange): void {
     const { counts } = this;
-    for (const m of far.matches) counts.set(m.ip, (counts.get(m.ip) ?? 0) + 1);
+    const ips = far.list();
+    for (const ip of ips) counts.set(ip, (counts.get(ip) ?? 0) + 1);
     this.byNode.set(node, far);
-    this.occurrences += far.matches.length;
+    this.occurrences += ips.length;
     change.farAdded.push(far);
   }
 
@@ -143,8 +159,9 @@ export class OccurrenceStore {
     if (!slot) return;
     this.byNode.delete(node);
     if (slot instanceof FarText) {
-      this.occurrences -= slot.matches.length;
-      for (const m of slot.matches) this.uncount(m.ip);
+      const ips = slot.list();
+      this.occurrences -= ips.length;
+      for (const ip of ips) this.uncount(ip);
       change.farRemoved.push(slot);
       return;
     }
@@ -272,7 +289,7 @@ export class OccurrenceStore {
   }
 }
 
-function sameMatches(old: readonly Pick<IpMatch, 'ip' | 'start' | 'end'>[], matches: readonly IpMatch[]): boolean {
+function sameMatches(old: readonly Occurrence[], matches: readonly IpMatch[]): boolean {
   if (old.length !== matches.length) return false;
   return old.every((o, i) => {
     const m = matches[i]!;
