@@ -275,10 +275,6 @@ export class OccurrenceStore {
     return this.counts.get(ip) ?? 0;
   }
 
-  get nodeCount(): number {
-    return this.byNode.size;
-  }
-
   /** Addresses held, all nodes together. */
   get occurrenceCount(): number {
     return this.occurrences;
