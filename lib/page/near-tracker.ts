@@ -34,6 +34,18 @@ export interface NearTracker<T> {
    * for a chunk where it stands now.
    */
   relocate(element: Element): void;
+  /**
+   * A row of the whole-page scan not known to be near (issue 11): null when it is near (read
+   * the text fully), else the row to hold the text under (trackRow).
+   */
+  farRowOf(element: Element): Element | null;
+  /**
+   * Tracks a row for one more text held without occurrences. When the row's chunk comes near
+   * (or is near already), `onRowsNear` names it, to be read again fully.
+   */
+  trackRow(row: Element): void;
+  /** One text held under the row left (read again, changed, gone); the row is kept while it has any or tracked cells. */
+  untrackRow(row: Element): void;
   /** Forgets parked elements that left the page or were parked longer than `parkMs`. */
   releaseParked(): void;
   /**
@@ -58,6 +70,8 @@ export interface NearTracker<T> {
 export interface NearTrackerOptions<T> {
   onNear: (items: T[], nearness: Nearness) => void;
   onFar: (items: T[]) => void;
+  /** Rows tracked by trackRow whose chunk came near. */
+  onRowsNear?: (rows: Element[]) => void;
   /** How far beyond the viewport counts as "approaching" (CSS margin syntax). */
   margin?: string;
   chunkSize?: number;
@@ -164,6 +178,14 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   let fineReported = new Set<Element>();
   /** Elements whose items all left, with when: still tracked until releaseParked. */
   let parked = new Map<Element, number>();
+  /** Rows tracked by trackRow, with how many far texts each holds. */
+  let farRows = new Map<Element, number>();
+  /**
+   * Rows whose far texts all left, with when: kept in their chunk until releaseParked, as
+   * parked elements are. A live tail replaces every text each second; the old ones are swept
+   * a slice before the new ones are read, and dropping the row in between remade its chunks.
+   */
+  let parkedRows = new Map<Element, number>();
 
   const fine = make((entries) => {
     const visible: T[] = [];
@@ -243,6 +265,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   function setChunkNear(chunk: Chunk, near: boolean): void {
     if (near === chunk.near) return;
     chunk.near = near;
+    if (near) rowsNear(chunk.items);
     const far: T[] = [];
     for (const item of chunk.items) {
       for (const el of elementsOfItem.values(item)) {
@@ -256,6 +279,12 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       }
     }
     if (far.length) options.onFar(far);
+  }
+
+  /** Names the far rows among these (they stay tracked until their texts are read again). */
+  function rowsNear(items: readonly Element[]): void {
+    const rows = items.filter((item) => farRows.has(item));
+    if (rows.length) options.onRowsNear?.(rows);
   }
 
   /**
@@ -367,7 +396,18 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     fineState.delete(element);
     const item = itemOfElement.get(element)!;
     itemOfElement.delete(element);
-    if (elementsOfItem.remove(item, element) === 0) removeItem(item);
+    if (elementsOfItem.remove(item, element) > 0) return;
+    // A row still holding far texts stays in its chunk, to be named when it comes near.
+    if (farRows.has(item) || parkedRows.has(item)) elementsOfItem.deleteKey(item);
+    else removeItem(item);
+  }
+
+  function releaseParkedRows(before: number): void {
+    for (const [row, at] of parkedRows) {
+      if (row.isConnected && at > before) continue;
+      parkedRows.delete(row);
+      if (!farRows.has(row) && !elementsOfItem.has(row)) removeItem(row);
+    }
   }
 
   return {
@@ -376,7 +416,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       if (!itemsOf.has(element)) {
         const item = listItemOf(element);
         itemOfElement.set(element, item);
-        if (!elementsOfItem.has(item)) addItem(item);
+        if (!chunkOfItem.has(item)) addItem(item);
         elementsOfItem.add(item, element);
         if (chunkOfItem.get(item)?.near) observeFine(element);
       }
@@ -386,6 +426,24 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     untrack(element, value) {
       if (!itemsOf.has(element)) return;
       if (itemsOf.remove(element, value) === 0) parked.set(element, now());
+    },
+    farRowOf(element) {
+      if (fineState.has(element)) return null;
+      const row = itemOfElement.get(element) ?? listItemOf(element);
+      return chunkOfItem.get(row)?.near ? null : row;
+    },
+    trackRow(row) {
+      parkedRows.delete(row);
+      farRows.set(row, (farRows.get(row) ?? 0) + 1);
+      if (!chunkOfItem.has(row)) addItem(row);
+      // Joined a chunk that is near already (the rows past the screen's, in the initial scan).
+      if (chunkOfItem.get(row)!.near) rowsNear([row]);
+    },
+    untrackRow(row) {
+      const left = (farRows.get(row) ?? 0) - 1;
+      if (left > 0) return void farRows.set(row, left);
+      farRows.delete(row);
+      if (!elementsOfItem.has(row)) parkedRows.set(row, now());
     },
     relocate(element) {
       const chunk = chunkOfItem.get(element);
@@ -401,6 +459,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         parked.delete(element);
         forget(element);
       }
+      releaseParkedRows(before);
     },
     compact() {
       itemsOf.compact();
@@ -411,6 +470,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       fineState = compactMap(fineState);
       fineReported = new Set(fineReported);
       parked = compactMap(parked);
+      farRows = compactMap(farRows);
+      parkedRows = compactMap(parkedRows);
     },
     nearnessOf(element) {
       const nearness = fineState.get(element);
@@ -446,6 +507,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       fineState.clear();
       fineReported.clear();
       parked.clear();
+      farRows.clear();
+      parkedRows.clear();
     },
   };
 }

@@ -26,9 +26,40 @@ export interface Occurrence {
   range?: AbstractRange;
 }
 
+/**
+ * A text read far from the viewport (issue 11): its IPs and the row it was read under, no
+ * occurrences. Nearly all of a big page's text is far and never marked; making an occurrence
+ * per IP and tracking each element was ~75 ms of the 10,000-row scan (floor11f). The row is
+ * tracked instead (NearTracker.trackRow) and read again, fully, when it comes near. Only the
+ * IPs are kept (a lone one without an array): offsets are read again then, and the matches
+ * array and its objects cost ~60 bytes more per text on the 60k storm page (issue 15).
+ */
+export class FarText {
+  readonly ips: string | readonly string[];
+  constructor(
+    matches: readonly IpMatch[],
+    readonly row: Element,
+  ) {
+    this.ips = matches.length === 1 ? matches[0]!.ip : matches.map((m) => m.ip);
+  }
+
+  /** The IPs, one by one. */
+  list(): readonly string[] {
+    return typeof this.ips === 'string' ? [this.ips] : this.ips;
+  }
+
+  /** Whether these matches hold the same IPs (counts would not change). */
+  sameIps(matches: readonly IpMatch[]): boolean {
+    const ips = this.list();
+    return ips.length === matches.length && matches.every((m, i) => m.ip === ips[i]);
+  }
+}
+
 export interface StoreChange {
   added: Occurrence[];
   removed: Occurrence[];
+  farAdded: FarText[];
+  farRemoved: FarText[];
 }
 
 /** Node.TEXT_NODE, without needing the DOM's globals where the store is made. */
@@ -44,12 +75,12 @@ export const staticRangeFactory: RangeFactory = (node, start, end) =>
  * per node (its header and its backing store), ~325 KB on the 60k storm page (issue 15): a lone
  * occurrence is kept without one.
  */
-type NodeSlot = Occurrence | Occurrence[];
+type NodeSlot = Occurrence | Occurrence[] | FarText;
 
 const NO_OCCURRENCES: readonly Occurrence[] = [];
 
 function listOf(slot: NodeSlot | undefined): readonly Occurrence[] {
-  if (slot === undefined) return NO_OCCURRENCES;
+  if (slot === undefined || slot instanceof FarText) return NO_OCCURRENCES;
   return Array.isArray(slot) ? slot : [slot];
 }
 
@@ -70,15 +101,24 @@ export class OccurrenceStore {
 
   constructor(private readonly makeRange: RangeFactory = staticRangeFactory) {}
 
-  /** Replaces the occurrences of one text node with these matches (none: forgets the node). */
-  setMatches(node: Text, matches: readonly IpMatch[], change: StoreChange): void {
+  /**
+   * Replaces the occurrences of one text node with these matches (none: forgets the node).
+   * With `farRow`, a node not held with occurrences is held as a FarText under that row.
+   */
+  setMatches(node: Text, matches: readonly IpMatch[], change: StoreChange, farRow?: Element | null): void {
     const old = this.byNode.get(node);
-    if (old) {
+    if (old instanceof FarText) {
+      if (farRow && old.row === farRow && old.sameIps(matches)) return;
+      this.forgetNode(node, change);
+    } else if (old) {
       // Same text as last time (React re-set the same value): keep the ranges, no churn.
       if (sameMatches(listOf(old), matches)) return;
       this.forgetNode(node, change);
+      // Held with occurrences: its element is tracked already, it stays so.
+      farRow = null;
     }
     if (matches.length === 0) return;
+    if (farRow) return this.holdFar(node, new FarText(matches, farRow), change);
     // map(), not push(): an array grown by push from empty holds 17 slots, kept as long as the
     // node is on the page (issue 15).
     const list = matches.map((m): Occurrence => ({ node, ip: m.ip, version: m.version, start: m.start, end: m.end, parent: node.parentNode }));
@@ -89,6 +129,15 @@ export class OccurrenceStore {
     }
     this.byNode.set(node, list.length === 1 ? list[0]! : list);
     this.occurrences += list.length;
+  }
+
+  private holdFar(node: Text, far: FarText, change: StoreChange): void {
+    const { counts } = this;
+    const ips = far.list();
+    for (const ip of ips) counts.set(ip, (counts.get(ip) ?? 0) + 1);
+    this.byNode.set(node, far);
+    this.occurrences += ips.length;
+    change.farAdded.push(far);
   }
 
   rangeOf(occ: Occurrence): AbstractRange {
@@ -108,17 +157,32 @@ export class OccurrenceStore {
   forgetNode(node: Text, change: StoreChange): void {
     const slot = this.byNode.get(node);
     if (!slot) return;
-    const list = listOf(slot);
     this.byNode.delete(node);
+    if (slot instanceof FarText) {
+      const ips = slot.list();
+      this.occurrences -= ips.length;
+      for (const ip of ips) this.uncount(ip);
+      change.farRemoved.push(slot);
+      return;
+    }
+    const list = listOf(slot);
     this.occurrences -= list.length;
-    const { counts } = this;
     for (const occ of list) {
-      const left = counts.get(occ.ip)! - 1;
-      if (left > 0) counts.set(occ.ip, left);
-      else counts.delete(occ.ip);
+      this.uncount(occ.ip);
       if (occ.range && this.ranged.remove(occ.ip, occ) === 0) this.ranged.deleteKey(occ.ip);
       change.removed.push(occ);
     }
+  }
+
+  private uncount(ip: string): void {
+    const left = this.counts.get(ip)! - 1;
+    if (left > 0) this.counts.set(ip, left);
+    else this.counts.delete(ip);
+  }
+
+  /** Whether the store holds the node, with occurrences or as a far text. */
+  hasNode(node: Text): boolean {
+    return this.byNode.has(node);
   }
 
   /**
@@ -211,10 +275,6 @@ export class OccurrenceStore {
     return this.counts.get(ip) ?? 0;
   }
 
-  get nodeCount(): number {
-    return this.byNode.size;
-  }
-
   /** Addresses held, all nodes together. */
   get occurrenceCount(): number {
     return this.occurrences;
@@ -234,5 +294,10 @@ function sameMatches(old: readonly Occurrence[], matches: readonly IpMatch[]): b
 }
 
 export function emptyChange(): StoreChange {
-  return { added: [], removed: [] };
+  return { added: [], removed: [], farAdded: [], farRemoved: [] };
+}
+
+/** Entries a change holds, far texts included. */
+export function changeSize(change: StoreChange): number {
+  return change.added.length + change.removed.length + change.farAdded.length + change.farRemoved.length;
 }

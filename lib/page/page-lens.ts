@@ -14,7 +14,7 @@ import { caretLookup, hitTest, type CaretLookup } from './hit-test';
 import { LookupQueue, type LookupSender } from './lookup-queue';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './mutation-queue';
 import { watchNavigation, type NavigationWatch } from './navigation-watch';
-import { emptyChange, OccurrenceStore, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
+import { changeSize, emptyChange, OccurrenceStore, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
 import { cachedFinder } from './match-cache';
 import { listPageIps, riskyIps, sameList } from './page-summary';
 import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './page-limits';
@@ -130,12 +130,15 @@ export class PageLens {
     this.tracker = (deps.createTracker ?? createNearTracker)({
       onNear: (occs, nearness) => this.showNear(occs, nearness),
       onFar: (occs) => occs.forEach((occ) => occ.range && this.highlighter.remove(occ.range)),
+      // Rows read far (no occurrences) came near: read again fully, as urgent (issue 11).
+      onRowsNear: (rows) => this.scanRows(rows),
     });
     this.scanner = new Scanner({
       // Re-rendered text (a live tail, a recycled grid row) costs no new finding work.
       findIps: cachedFinder(deps.findIps),
       ...(deps.onText ? { onText: deps.onText } : {}),
       store: this.store,
+      farRowOf: (node) => this.farRowOf(node),
       slicer: deps.slicer ?? createTimeSlicer(),
       skip: this.skip,
       onChange: (change) => this.applyChange(change),
@@ -381,6 +384,15 @@ export class PageLens {
     return (parent as ShadowRoot).host ?? null;
   }
 
+  /**
+   * The row to hold a text of the whole-page scan under without occurrences, or null to read
+   * it fully: a row not known near. Text in a shadow root's top level is always read fully.
+   */
+  private farRowOf(node: Text): Element | null {
+    const parent = node.parentNode;
+    return parent?.nodeType === Node.ELEMENT_NODE ? this.tracker.farRowOf(parent as Element) : null;
+  }
+
   private applyChange(change: StoreChange): void {
     // Added first: when a node's text is replaced, its element keeps being tracked (and known
     // to be near) instead of being dropped and observed again a frame later.
@@ -397,6 +409,9 @@ export class PageLens {
       const el = this.elementOf(occ);
       if (el) this.tracker.untrack(el, occ);
     }
+    // Rows of texts read far; after the added ones, so a row read again fully keeps its chunk.
+    for (const far of change.farAdded) this.tracker.trackRow(far.row);
+    for (const far of change.farRemoved) this.tracker.untrackRow(far.row);
     if (visible.length) this.showNear(visible, 'visible');
     if (near.length) this.showNear(near, 'near');
     if (this.store.occurrenceCount > this.evictAt && !this.evicting) void this.evictFar();
@@ -419,7 +434,7 @@ export class PageLens {
       // The store's live key order: texts held while this pauses are checked too.
       for (const node of this.store.nodes()) {
         if (this.isFarText(node)) this.store.forgetNode(node, change);
-        if (change.removed.length >= EVICT_PIECE) change = this.applyEvicted(change);
+        if (changeSize(change) >= EVICT_PIECE) change = this.applyEvicted(change);
         if (++checked % EVICT_CLOCK_EVERY !== 0 || !slicer.expired()) continue;
         change = this.applyEvicted(change);
         await slicer.pause('background');
@@ -435,7 +450,7 @@ export class PageLens {
 
   /** Hands dropped occurrences on (highlights, tracker); returns a fresh change to fill. */
   private applyEvicted(change: StoreChange): StoreChange {
-    if (change.removed.length === 0) return change;
+    if (changeSize(change) === 0) return change;
     this.applyChange(change);
     return emptyChange();
   }
@@ -575,7 +590,7 @@ export class PageLens {
     if (batch.removed) {
       const change = emptyChange();
       this.store.sweepDisconnected(change, batch.removedNodes);
-      if (change.removed.length) this.applyChange(change);
+      if (changeSize(change)) this.applyChange(change);
       this.tracker.releaseParked();
       this.highlighter.forgetDetachedRoots();
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);

@@ -16,7 +16,7 @@
  */
 import { forEachIpFrom } from '../ip/find-ips';
 import type { IpMatch } from '../ip/types';
-import { emptyChange, type OccurrenceStore, type StoreChange } from './occurrence-store';
+import { changeSize, emptyChange, type OccurrenceStore, type StoreChange } from './occurrence-store';
 import { DEFAULT_PAGE_LIMITS, LARGE_TEXT, type LimitReached, type PageLimits } from './page-limits';
 import { ScanQueue } from './scan-queue';
 import { couldHoldIp, isInsideSkipped, type SkipOptions } from './skip-rules';
@@ -33,6 +33,11 @@ export interface ScannerDeps {
   slicer: TimeSlicer;
   skip?: SkipOptions;
   limits?: Partial<PageLimits>;
+  /**
+   * The row to hold a text read by the whole-page scan under, without occurrences, when that
+   * row is not known to be near (issue 11); null: read it fully. Urgent text is always read fully.
+   */
+  farRowOf?: (node: Text) => Element | null;
   /** Called after every slice that changed the store. */
   onChange: (change: StoreChange) => void;
   /** An open shadow root was found (to observe it and adopt styles into it). */
@@ -119,14 +124,17 @@ export class Scanner {
         this.chars += data.length;
       }
       if (!couldHoldIp(data)) {
-        if (this.deps.store.occurrencesOfNode(node).length > 0) this.deps.store.setMatches(node, NO_MATCHES, this.change);
+        if (this.deps.store.hasNode(node)) this.deps.store.setMatches(node, NO_MATCHES, this.change);
         return true;
       }
       const matches = data.length > LARGE_TEXT ? this.readLarge(node, data) : this.capped(this.deps.findIps(data));
       if (!matches) return false;
       // CIDR blocks are read from the same text; a huge node is left to the IP limits.
       if (data.length <= LARGE_TEXT) this.deps.onText?.(node, data);
-      if (matches.length > 0 || this.deps.store.occurrencesOfNode(node).length > 0) {
+      if (matches.length > 0) {
+        const farRow = this.current === 'background' ? this.deps.farRowOf?.(node) : null;
+        this.deps.store.setMatches(node, matches, this.change, farRow);
+      } else if (this.deps.store.hasNode(node)) {
         this.deps.store.setMatches(node, matches, this.change);
       }
       return true;
@@ -225,7 +233,7 @@ export class Scanner {
         const priority = this.current;
         // Changes are handed over inside the timed loop, so their cost counts in the slice.
         const finished = walk.step(() => {
-          if (this.change.added.length + this.change.removed.length >= FLUSH_EVERY) this.flush();
+          if (changeSize(this.change) >= FLUSH_EVERY) this.flush();
           // Urgent work queued meanwhile (by onChange) pauses a background walk.
           if (priority === 'background') return slicer.expired() || this.queues.urgent.size > 0;
           return slicer.expired() || walk.nodesSeen >= this.limits.maxUrgentNodes;
@@ -271,7 +279,7 @@ export class Scanner {
   }
 
   private flush(): void {
-    if (this.change.added.length === 0 && this.change.removed.length === 0) return;
+    if (changeSize(this.change) === 0) return;
     const change = this.change;
     this.change = emptyChange();
     this.deps.onChange(change);

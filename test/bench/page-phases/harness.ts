@@ -18,12 +18,23 @@ function elementOf(occ: Occurrence): Element | null {
   return parent && parent.nodeType === Node.ELEMENT_NODE ? (parent as Element) : null;
 }
 
+/**
+ * The tracker's far-row API (issue 11, far11g), absent from older libs (BENCH_PHASES_LIB): with
+ * it, the store and tracker stages take the whole-page scan's far path (every row here is far:
+ * no observer has reported), text held per row without occurrences; without it, the full path.
+ */
+interface FarRows {
+  farRowOf(element: Element): Element | null;
+  trackRow(row: Element): void;
+}
+
 /** Runs the pipeline up to `stage` (index into STAGES) over the body; counts what it saw. */
 function runStage(stage: number): { texts: number; candidates: number; occurrences: number } {
   // The match cache (by text content) is a phase of its own: stage 3 on.
   const find = stage >= 3 ? cachedFinder(findIps) : findIps;
   const store = new OccurrenceStore();
   const tracker = createNearTracker<Occurrence>({ onNear: () => {}, onFar: () => {} });
+  const farRows = 'trackRow' in tracker ? (tracker as unknown as FarRows) : null;
   let change = emptyChange();
   let texts = 0;
   let candidates = 0;
@@ -39,8 +50,11 @@ function runStage(stage: number): { texts: number; candidates: number; occurrenc
       const matches = find(data);
       occurrences += matches.length;
       if (stage < 4 || matches.length === 0) return true;
-      store.setMatches(node, matches, change);
+      const parent = node.parentNode;
+      const row = farRows && parent?.nodeType === Node.ELEMENT_NODE ? farRows.farRowOf(parent as Element) : null;
+      store.setMatches(node, matches, change, row);
       if (stage < 5) return true;
+      for (const far of change.farAdded ?? []) farRows!.trackRow(far.row);
       for (const occ of change.added) {
         const el = elementOf(occ);
         if (el) tracker.track(el, occ);

@@ -50,12 +50,19 @@ export function tinySlicer(): TimeSlicer & { pauses: number } {
 }
 
 /** A near tracker the test drives by hand: `reveal(els)` / `hide(els)` play the observer. */
-export function fakeTracker<T>() {
+/**
+ * `farRows`: the whole-page scan holds text of rows not near (rowsNear) without occurrences,
+ * as with the real tracker; off by default, so tests that reveal tracked cells see them all.
+ */
+export function fakeTracker<T>(opts: { farRows?: boolean } = {}) {
   const tracked = new Map<Element, Set<T>>();
+  /** Rows holding far texts, with how many. */
+  const farRows = new Map<Element, number>();
+  const nearRows = new Set<Element>();
   const state = new Map<Element, Nearness>();
   const parked = new Set<Element>();
   let compactions = 0;
-  let options: Pick<NearTrackerOptions<T>, 'onNear' | 'onFar'> = { onNear: () => {}, onFar: () => {} };
+  let options: Pick<NearTrackerOptions<T>, 'onNear' | 'onFar' | 'onRowsNear'> = { onNear: () => {}, onFar: () => {} };
   const create = (o: NearTrackerOptions<T>): NearTracker<T> => {
     options = o;
     return {
@@ -70,6 +77,20 @@ export function fakeTracker<T>() {
         const items = tracked.get(el);
         items?.delete(item);
         if (items?.size === 0) parked.add(el);
+      },
+      farRowOf(el) {
+        if (!opts.farRows || state.has(el)) return null;
+        const row = listItemOf(el);
+        return nearRows.has(row) ? null : row;
+      },
+      trackRow(row) {
+        farRows.set(row, (farRows.get(row) ?? 0) + 1);
+        if (nearRows.has(row)) options.onRowsNear?.([row]);
+      },
+      untrackRow(row) {
+        const left = (farRows.get(row) ?? 0) - 1;
+        if (left > 0) farRows.set(row, left);
+        else farRows.delete(row);
       },
       relocate() {},
       compact() {
@@ -91,6 +112,7 @@ export function fakeTracker<T>() {
         if (tracked.has(el)) return 'far';
         // As the real one: an untracked element is where its row is, if another cell tracks it.
         const row = listItemOf(el);
+        if (farRows.has(row)) return nearRows.has(row) ? 'near' : 'far';
         let rowTracked = false;
         for (const t of tracked.keys()) {
           if (!row.contains(t)) continue;
@@ -116,6 +138,16 @@ export function fakeTracker<T>() {
   return {
     create,
     tracked,
+    farRows,
+    /** Rows come near (their chunk, for the real tracker): the far ones are named. */
+    rowsNear(rows: Iterable<Element>) {
+      const named: Element[] = [];
+      for (const row of rows) {
+        nearRows.add(row);
+        if (farRows.has(row)) named.push(row);
+      }
+      if (named.length) options.onRowsNear?.(named);
+    },
     /** How many times the lens asked the tracker to resize its maps. */
     get compactions() {
       return compactions;

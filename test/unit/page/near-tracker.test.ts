@@ -56,9 +56,11 @@ function setup(rows: number, clock = { now: 0 }) {
   const observers: FakeObserver[] = [];
   const near: [string[], Nearness][] = [];
   const far: string[][] = [];
+  const rowsNear: Element[][] = [];
   const tracker = createNearTracker<string>({
     onNear: (items, n) => near.push([items, n]),
     onFar: (items) => far.push(items),
+    onRowsNear: (rows) => rowsNear.push(rows),
     chunkSize: 4,
     createObserver: (cb, init) => {
       const o = new FakeObserver(cb, init);
@@ -72,7 +74,7 @@ function setup(rows: number, clock = { now: 0 }) {
   const [fine, coarse, onScreen] = observers as [FakeObserver, FakeObserver, FakeObserver];
   const rowEls = [...document.querySelectorAll('tr')];
   const cell = (row: number, col: number) => rowEls[row]!.children[col]!;
-  return { tracker, fine, coarse, onScreen, near, far, rowEls, cell };
+  return { tracker, fine, coarse, onScreen, near, far, rowsNear, rowEls, cell };
 }
 
 
@@ -417,5 +419,90 @@ describe('near tracker', () => {
     expect(near[0]![0]).toHaveLength(many);
     fine.fire([{ target: cell(0, 0), top: 10, intersecting: false }]);
     expect(far[0]).toHaveLength(many);
+  });
+
+  // Issue 11: the whole-page scan holds far text without occurrences; its rows are tracked
+  // whole, without their cells, and named when their chunk comes near.
+  describe('rows tracked without elements', () => {
+    it('chunks far rows, observes only their chunk ends, and names them when the chunk comes near', async () => {
+      const { tracker, coarse, fine, cell, rowEls, rowsNear } = setup(8);
+      for (let r = 0; r < 8; r++) {
+        expect(tracker.farRowOf(cell(r, 0))).toBe(rowEls[r]);
+        tracker.trackRow(rowEls[r]!);
+      }
+      tracker.trackRow(rowEls[1]!);
+      await taskEnd();
+      expect([...coarse.targets]).toEqual([rowEls[0], rowEls[3], rowEls[4], rowEls[7]]);
+      expect(fine.targets.size).toBe(0);
+      expect(tracker.nearnessOf(cell(5, 1))).toBe('unknown');
+      coarse.fire([
+        { target: rowEls[0]!, top: 10, intersecting: true },
+        { target: rowEls[3]!, top: 70, intersecting: true },
+        { target: rowEls[4]!, top: 5000, intersecting: false },
+        { target: rowEls[7]!, top: 5100, intersecting: false },
+      ]);
+      expect(rowsNear).toEqual([[rowEls[0], rowEls[1], rowEls[2], rowEls[3]]]);
+      // Near rows are read fully from now on; far ones are where their chunk says.
+      expect(tracker.farRowOf(cell(2, 0))).toBeNull();
+      expect(tracker.farRowOf(cell(5, 0))).toBe(rowEls[5]);
+      expect(tracker.nearnessOf(cell(5, 1))).toBe('far');
+    });
+
+    it('names a far row at once when it joins a chunk that is near already', async () => {
+      const { tracker, coarse, cell, rowEls, rowsNear } = setup(8);
+      for (let r = 0; r < 2; r++) tracker.track(cell(r, 0), `r${r}`);
+      await taskEnd();
+      coarse.fire([
+        { target: rowEls[0]!, top: 10, intersecting: true },
+        { target: rowEls[1]!, top: 30, intersecting: true },
+      ]);
+      tracker.trackRow(rowEls[2]!);
+      expect(rowsNear).toEqual([[rowEls[2]]]);
+    });
+
+    it('keeps a row while it holds far texts or tracked cells, and parks it a while after both', async () => {
+      const clock = { now: 0 };
+      const { tracker, coarse, cell, rowEls } = setup(8, clock);
+      tracker.trackRow(rowEls[0]!);
+      tracker.trackRow(rowEls[0]!);
+      tracker.track(cell(0, 0), 'x');
+      tracker.trackRow(rowEls[1]!);
+      await taskEnd();
+      expect([...coarse.targets]).toEqual([rowEls[0], rowEls[1]]);
+      // The cell's item leaves and the cell is released: the row stays for its far texts.
+      tracker.untrack(cell(0, 0), 'x');
+      cell(0, 0).remove();
+      tracker.releaseParked();
+      tracker.untrackRow(rowEls[0]!);
+      tracker.untrackRow(rowEls[0]!);
+      tracker.releaseParked();
+      await taskEnd();
+      // No far text left: parked, still in its chunk (a re-render reads its new text next).
+      expect([...coarse.targets]).toEqual([rowEls[0], rowEls[1]]);
+      clock.now = 2_001;
+      tracker.releaseParked();
+      await taskEnd();
+      expect([...coarse.targets]).toEqual([rowEls[1]]);
+    });
+
+    // A live tail replaces every text each second: the old texts are swept a slice before the
+    // new ones are read. Dropping the row in between put it back in a chunk of its own.
+    it('keeps a re-rendered far row in its chunk, known far, without observing it again', async () => {
+      const { tracker, coarse, cell, rowEls } = setup(8);
+      for (let r = 0; r < 4; r++) tracker.trackRow(rowEls[r]!);
+      await taskEnd();
+      coarse.fire([
+        { target: rowEls[0]!, top: 5000, intersecting: false },
+        { target: rowEls[3]!, top: 5100, intersecting: false },
+      ]);
+      const observed = coarse.everObserved.size;
+      for (let r = 0; r < 4; r++) tracker.untrackRow(rowEls[r]!);
+      tracker.releaseParked();
+      expect(tracker.nearnessOf(cell(2, 1))).toBe('far');
+      for (let r = 0; r < 4; r++) tracker.trackRow(rowEls[r]!);
+      await taskEnd();
+      expect(coarse.everObserved.size).toBe(observed);
+      expect(tracker.nearnessOf(cell(2, 1))).toBe('far');
+    });
   });
 });

@@ -43,12 +43,14 @@ interface SetupOptions {
   doc?: Document;
   /** Tasks run after the paint (the mutation queue's big frames). */
   afterPaint?: (task: () => void) => void;
+  /** The whole-page scan holds text of rows not near without occurrences (fakeTracker). */
+  farRows?: boolean;
 }
 
 function setup(html: string, opts: SetupOptions = {}) {
   const doc = opts.doc ?? document;
   doc.body.innerHTML = html;
-  const vis = fakeTracker<Occurrence>();
+  const vis = fakeTracker<Occurrence>({ farRows: opts.farRows ?? false });
   const lookup: LookupSender = async (ips) => ({ ok: true, value: ips.map((ip) => ({ ip, status: 'not-found' as const, fetchedAt: 1 })) });
   let flushes: (() => void)[] = [];
   const lens = new PageLens({
@@ -108,7 +110,8 @@ describe('PageLens on hostile pages', () => {
   });
 
   // The cells page: dropping the 50,000 held addresses far from the screen was one 133 ms task.
-  it('past the page limit, drops the far addresses in time slices, not in one go', async () => {
+  // Issue 11: texts held far (no occurrences) count against the limit and are dropped alike.
+  it.each([false, true])('past the page limit, drops the far addresses in time slices, not in one go (far rows: %s)', async (farRows) => {
     const rows = Array.from({ length: 3_000 }, (_, i) => `<div class="row">${ipAt(i)}</div>`).join('');
     const slicer = countingSlicer(4);
     // At the limit the screen is sampled again, and shows a row far down the list (the analyst
@@ -116,6 +119,7 @@ describe('PageLens on hostile pages', () => {
     let samples = 0;
     const { lens } = setup(`<div id="list">${rows}</div>`, {
       slicer,
+      farRows,
       limits: { maxOccurrences: 1_000 },
       visible: () => (samples++ === 0 ? [] : [document.querySelectorAll('.row')[2_999]!]),
     });

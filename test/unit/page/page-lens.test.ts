@@ -8,6 +8,7 @@ import { DEFAULT_THRESHOLDS, type Severity } from '@/lib/severity';
 import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker, tinySlicer } from './dom-fakes';
 import type { Occurrence } from '@/lib/page/occurrence-store';
 import type { PaintScheduler } from '@/lib/page/paint-throttle';
+import type { CaretLookup } from '@/lib/page/hit-test';
 
 const found = (ip: string, score: number, extra: Partial<{ whitelisted: boolean; threatLevel: 'CRITICAL' | 'LOW' }> = {}): LookupResult => ({
   ip,
@@ -35,11 +36,22 @@ const DATA: Record<string, LookupResult> = {
 
 function setup(
   html: string,
-  opts: { findIps?: typeof findIps; classifyIp?: typeof classifyIp; slicer?: typeof eagerSlicer; isOwnUi?: (el: Element) => boolean; staticStyles?: boolean; data?: () => Record<string, LookupResult>; schedulePaint?: PaintScheduler } = {},
+  opts: {
+    findIps?: typeof findIps;
+    classifyIp?: typeof classifyIp;
+    slicer?: typeof eagerSlicer;
+    isOwnUi?: (el: Element) => boolean;
+    staticStyles?: boolean;
+    data?: () => Record<string, LookupResult>;
+    schedulePaint?: PaintScheduler;
+    /** The whole-page scan holds text of rows not near without occurrences (fakeTracker). */
+    farRows?: boolean;
+    caret?: CaretLookup;
+  } = {},
 ) {
   document.body.innerHTML = html;
   const env = { ...fakeHighlighterEnv(), ...(opts.schedulePaint ? { schedulePaint: opts.schedulePaint } : {}) };
-  const vis = fakeTracker<Occurrence>();
+  const vis = fakeTracker<Occurrence>({ farRows: opts.farRows ?? false });
   const sent: { ips: string[]; priority: string }[] = [];
   const lookup: LookupSender = async (ips, priority) => {
     sent.push({ ips, priority });
@@ -60,7 +72,7 @@ function setup(
     slicer: opts.slicer ?? eagerSlicer,
     scheduleFlush: (f) => flushes.push(f),
     createTracker: vis.create,
-    caret: () => null,
+    caret: opts.caret ?? (() => null),
     onSummary: (c) => summaries.push(c),
     summaryDelayMs: 0,
     ...(opts.isOwnUi ? { isOwnUi: opts.isOwnUi } : {}),
@@ -459,5 +471,100 @@ describe('PageLens settings', () => {
     expect(lens.severityOfIp('9.9.9.9')).toBe('capped');
     expect(lens.severityOfIp('10.1.2.3')).toBe('skipped');
     expect(lens.pageIps().find((p) => p.ip === '4.4.4.4')?.result).toEqual(capped('4.4.4.4', 'site-cap'));
+  });
+
+  // Issue 11: nearly all of a big page's text is far and never marked. The whole-page scan
+  // holds it without occurrences or tracked cells (its row is tracked), and reads a row again
+  // fully when it comes near.
+  describe('text far from the viewport', () => {
+    const ROWS = ['185.220.101.1', '45.33.32.156 and 8.8.8.8', '8.8.8.8', '10.1.2.3', 'no address', '1.1.1.1', '45.33.32.156', '8.8.4.4', '9.9.9.9', '185.220.101.1'];
+    const html = () => `<ul id="list">${ROWS.map((t, i) => `<li id="r${i}"><span>12:00:0${i}</span> <b>${t}</b></li>`).join('')}</ul>`;
+    const row = (i: number) => document.getElementById(`r${i}`)!;
+    const textOf = (i: number) => row(i).querySelector('b')!.firstChild as Text;
+
+    /** How often each IP occurs in the page's text now, read afresh. */
+    function pageCounts(): Record<string, number> {
+      const counts: Record<string, number> = {};
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (const m of findIps((n as Text).data)) counts[m.ip] = (counts[m.ip] ?? 0) + 1;
+      }
+      return counts;
+    }
+    const lensCounts = (lens: PageLens) => Object.fromEntries(lens.pageIps().map((p) => [p.ip, p.count]));
+
+    it('holds far text without occurrences or tracked cells, and counts every IP', async () => {
+      const { lens, vis, sent } = setup(html(), { farRows: true });
+      await lens.start();
+      expect(vis.tracked.size).toBe(0);
+      expect(lens.store.occurrencesOfNode(textOf(1))).toEqual([]);
+      expect([...vis.farRows.keys()]).toHaveLength(9);
+      expect(lensCounts(lens)).toEqual(pageCounts());
+      expect(lens.store.countOf('8.8.8.8')).toBe(2);
+      expect(sent).toEqual([]);
+    });
+
+    it('marks a far row that comes near, asks its IPs, and hit-tests and recolours it', async () => {
+      let caretAt: { node: Node; offset: number } | null = null;
+      const { lens, vis, sent, names } = setup(html(), { farRows: true, caret: () => caretAt });
+      await lens.start();
+      vis.rowsNear([row(1)]);
+      await lens.idle();
+      const cell = row(1).querySelector('b')!;
+      expect([...vis.tracked.keys()]).toEqual([cell]);
+      vis.reveal([cell], 'visible');
+      expect(names('pending').sort()).toEqual(['45.33.32.156', '8.8.8.8']);
+      await lens.idle();
+      expect(sent).toEqual([{ ips: ['45.33.32.156', '8.8.8.8'], priority: 'visible' }]);
+      expect(names('high')).toEqual(['45.33.32.156']);
+      expect(names('clean')).toEqual(['8.8.8.8']);
+      // The row read again fully is no longer held far: counts are unchanged.
+      expect(vis.farRows.has(row(1))).toBe(false);
+      expect(lensCounts(lens)).toEqual(pageCounts());
+      caretAt = { node: textOf(1), offset: 2 };
+      vi.spyOn(Range.prototype, 'getClientRects').mockReturnValue([{ left: 0, right: 100, top: 0, bottom: 20 }] as unknown as DOMRectList);
+      expect(lens.hitTest(10, 10)?.ip).toBe('45.33.32.156');
+      vi.restoreAllMocks();
+    });
+
+    it('keeps counts right when far rows change, leave, or are re-rendered, and reads a re-rendered row from its new text', async () => {
+      const { lens, vis, names, settle } = setup(html(), { farRows: true });
+      await lens.start();
+      textOf(2).data = '8.8.4.4 twice 8.8.4.4';
+      row(6).remove();
+      // A re-render: the cell's text node replaced.
+      row(9).querySelector('b')!.textContent = '1.1.1.1';
+      await settle();
+      expect(lens.store.countOf('8.8.8.8')).toBe(1);
+      expect(lens.store.countOf('8.8.4.4')).toBe(3);
+      expect(lens.store.countOf('185.220.101.1')).toBe(1);
+      expect(lensCounts(lens)).toEqual(pageCounts());
+      expect(vis.tracked.size).toBe(0);
+      expect(vis.farRows.has(row(6))).toBe(false);
+      vis.rowsNear([row(9)]);
+      await lens.idle();
+      vis.reveal(vis.tracked.keys(), 'visible');
+      await lens.idle();
+      expect(names('critical')).toEqual([]);
+      expect(names('whitelisted')).toEqual(['1.1.1.1']);
+      expect(lensCounts(lens)).toEqual(pageCounts());
+    });
+
+    it('reads text fully when its row is near, and urgent text always', async () => {
+      const { lens, vis, settle } = setup(html(), { farRows: true });
+      await lens.start();
+      vis.rowsNear([row(3)]);
+      await lens.idle();
+      // A row the page adds, never placed yet, is urgent: read fully.
+      const b = document.createElement('li');
+      b.textContent = '8.8.8.8';
+      row(7).after(b);
+      // Text replaced in a near row: read fully.
+      row(3).querySelector('b')!.textContent = '9.9.9.9';
+      await settle();
+      expect(lens.store.occurrencesOfNode(b.firstChild as Text).map((o) => o.ip)).toEqual(['8.8.8.8']);
+      expect(lens.store.occurrencesOfNode(textOf(3)).map((o) => o.ip)).toEqual(['9.9.9.9']);
+      expect(lensCounts(lens)).toEqual(pageCounts());
+    });
   });
 });
