@@ -589,7 +589,7 @@ export class PageLens {
     this.highlighter.ensureInstalled();
     if (batch.removed) {
       const change = emptyChange();
-      this.store.sweepDisconnected(change, batch.removedNodes);
+      this.store.sweepDisconnected(change, batch.removalsUnseen ? undefined : batch.removedNodes);
       if (changeSize(change)) this.applyChange(change);
       this.tracker.releaseParked();
       this.highlighter.forgetDetachedRoots();
