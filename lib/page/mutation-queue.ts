@@ -23,7 +23,7 @@
  * it storms, the observer watches around it, not under it (`observationPlan`), and again as
  * before once it is quiet; records pending at each switch are taken first, not dropped.
  */
-import { observationPlan, stormWatch, SUBTREE } from './storm-watch';
+import { observationPlan, stormWatch, SUBTREE, type StormWatch } from './storm-watch';
 
 export interface MutationBatch {
   /** Added nodes and text nodes whose text changed, still in the page, in record order. */
@@ -128,7 +128,7 @@ export class MutationQueue {
    */
   private deferred = 0;
   /** Whether a rebuilt container storms (storm-watch.ts). */
-  private readonly storming: (root: Node) => boolean;
+  private readonly storming: StormWatch;
   /**
    * What `observe` was given (the document, shadow roots): observed again at each switch.
    * Weakly, as the observer holds them: a page may make and drop thousands of shadow roots.
@@ -137,8 +137,7 @@ export class MutationQueue {
   private readonly observed = new WeakSet<Node>();
   /** When `roots` is next cleared of the dropped ones (amortised: at twice its live size). */
   private pruneAt = 64;
-  /** Storming containers, observed around (observationPlan), and their ancestors. */
-  private readonly held = new Set<Node>();
+  /** The storming containers' ancestors, observed `childList` only (observationPlan). */
   private path = new Set<Node>();
   /** Whether a read found the plan out of date (a storm began, an ancestor's children changed). */
   private replan = false;
@@ -155,13 +154,11 @@ export class MutationQueue {
     this.storming = stormWatch({
       now: this.now,
       setTimer: options.setTimer ?? ((run, ms) => setTimeout(run, ms)),
-      onStorm: (root) => {
-        this.held.add(root);
+      onStorm: () => {
         this.replan = true;
       },
       onQuiet: (root) => {
         if (this.disposed) return;
-        this.held.delete(root);
         this.reobserve();
         this.onBatch({ touched: root.isConnected ? [root] : [], removed: true, removedNodes: [], removalsUnseen: true });
       },
@@ -200,7 +197,6 @@ export class MutationQueue {
     this.head = this.nodeIndex = 0;
     this.deferred = 0;
     this.roots = [];
-    this.held.clear();
     this.path.clear();
   }
 
@@ -212,7 +208,7 @@ export class MutationQueue {
     this.replan = false;
     this.takeRecords();
     this.observer.disconnect();
-    const plan = observationPlan(this.liveRoots(), this.held);
+    const plan = observationPlan(this.liveRoots(), this.storming.containers());
     this.path = plan.path;
     for (const [node, options] of plan.calls) this.observer.observe(node, options);
     if (this.pending > 0) this.requestFlush();

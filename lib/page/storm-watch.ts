@@ -35,7 +35,13 @@ export const STORM_QUIET_MS = 500;
  * Returns the check the mutation queue makes for each rebuild (a container got all new
  * children): whether the container is storming, its rows not to be read now.
  */
-export function stormWatch(options: StormWatchOptions): (root: Node) => boolean {
+export interface StormWatch {
+  (root: Node): boolean;
+  /** The containers storming now. */
+  containers(): Iterable<Node>;
+}
+
+export function stormWatch(options: StormWatchOptions): StormWatch {
   const { now, setTimer, onStorm, onQuiet } = options;
   /** When each container was last rebuilt (weak: a container may leave the page). */
   const last = new WeakMap<Node, number>();
@@ -56,7 +62,7 @@ export function stormWatch(options: StormWatchOptions): (root: Node) => boolean 
     }
     if (storming.size) setTimer(check, STORM_QUIET_MS);
   };
-  return (root) => {
+  const watch = (root: Node): boolean => {
     const t = now();
     const before = last.get(root);
     last.set(root, t);
@@ -67,6 +73,7 @@ export function stormWatch(options: StormWatchOptions): (root: Node) => boolean 
     if (started) onStorm(root);
     return true;
   };
+  return Object.assign(watch, { containers: () => storming.keys() });
 }
 
 /** What the queue observes everywhere it is not around a storm. */
