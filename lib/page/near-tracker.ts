@@ -402,11 +402,12 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     else removeItem(item);
   }
 
-  function releaseParkedRows(before: number): void {
-    for (const [row, at] of parkedRows) {
-      if (row.isConnected && at > before) continue;
-      parkedRows.delete(row);
-      if (!farRows.has(row) && !elementsOfItem.has(row)) removeItem(row);
+  /** Takes out of `from` what left the page or was parked before `before`, and releases it. */
+  function releaseFrom(from: Map<Element, number>, before: number, release: (element: Element) => void): void {
+    for (const [element, at] of from) {
+      if (element.isConnected && at > before) continue;
+      from.delete(element);
+      release(element);
     }
   }
 
@@ -454,12 +455,10 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     },
     releaseParked() {
       const before = now() - parkMs;
-      for (const [element, at] of parked) {
-        if (element.isConnected && at > before) continue;
-        parked.delete(element);
-        forget(element);
-      }
-      releaseParkedRows(before);
+      releaseFrom(parked, before, forget);
+      releaseFrom(parkedRows, before, (row) => {
+        if (!farRows.has(row) && !elementsOfItem.has(row)) removeItem(row);
+      });
     },
     compact() {
       itemsOf.compact();

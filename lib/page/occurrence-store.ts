@@ -122,9 +122,8 @@ export class OccurrenceStore {
     // map(), not push(): an array grown by push from empty holds 17 slots, kept as long as the
     // node is on the page (issue 15).
     const list = matches.map((m): Occurrence => ({ node, ip: m.ip, version: m.version, start: m.start, end: m.end, parent: node.parentNode }));
-    const { counts } = this;
     for (const occ of list) {
-      counts.set(occ.ip, (counts.get(occ.ip) ?? 0) + 1);
+      this.count(occ.ip);
       change.added.push(occ);
     }
     this.byNode.set(node, list.length === 1 ? list[0]! : list);
@@ -132,9 +131,8 @@ export class OccurrenceStore {
   }
 
   private holdFar(node: Text, far: FarText, change: StoreChange): void {
-    const { counts } = this;
     const ips = far.list();
-    for (const ip of ips) counts.set(ip, (counts.get(ip) ?? 0) + 1);
+    for (const ip of ips) this.count(ip);
     this.byNode.set(node, far);
     this.occurrences += ips.length;
     change.farAdded.push(far);
@@ -172,6 +170,10 @@ export class OccurrenceStore {
       if (occ.range && this.ranged.remove(occ.ip, occ) === 0) this.ranged.deleteKey(occ.ip);
       change.removed.push(occ);
     }
+  }
+
+  private count(ip: string): void {
+    this.counts.set(ip, (this.counts.get(ip) ?? 0) + 1);
   }
 
   private uncount(ip: string): void {
