@@ -18,10 +18,11 @@
  * layout, and the records are read in a task after the paint. A frame that comes before that
  * task reads them itself; each record is read once either way.
  *
- * A container rebuilt with thousands of nodes frame after frame (the storm) is not handed over
- * while it storms, only once it has gone quiet (storm-watch.ts); its removals still are. While
- * it storms, the observer watches around it, not under it (`observationPlan`), and again as
- * before once it is quiet; records pending at each switch are taken first, not dropped.
+ * A container rebuilt with thousands of nodes is handed over, with what the rebuild removed,
+ * 250 ms later if not rebuilt again meanwhile; rebuilt frame after frame (the storm), only once
+ * it has gone quiet (storm-watch.ts). While it storms, the observer watches around it, not
+ * under it (`observationPlan`), and again as before once it is quiet; records pending at each
+ * switch are taken first, not dropped.
  */
 import { observationPlan, stormWatch, SUBTREE, type StormWatch } from './storm-watch';
 
@@ -73,7 +74,10 @@ export interface MutationQueueOptions {
   onBigFrame?: () => void;
   /** Runs a task after the current frame is painted; a 0 ms timer by default (tests inject). */
   afterPaint?: (task: () => void) => void;
-  /** setTimeout by default (tests inject): when a storming container is looked at again. */
+  /**
+   * setTimeout by default (tests inject): when a rebuilt container is looked at again, and the
+   * flush while one storms.
+   */
   setTimer?: (run: () => void, ms: number) => void;
 }
 
@@ -128,7 +132,14 @@ export class MutationQueue {
    */
   private deferred = 0;
   /** Whether a rebuilt container storms (storm-watch.ts). */
-  private readonly storming: StormWatch;
+  private readonly rebuilds: StormWatch;
+  /**
+   * What the big rebuilds of a container (not yet handed over) removed: handed over with the
+   * container, or swept when it starts storming, in a task of ours. Not in the page's frame:
+   * removed rows show no mark anyway, and their sweep was 5-7 ms of a storm's first frames.
+   */
+  private readonly rebuildRemovals = new Map<Node, NodeList[]>();
+  private readonly setTimer: (run: () => void, ms: number) => void;
   /**
    * What `observe` was given (the document, shadow roots): observed again at each switch.
    * Weakly, as the observer holds them: a page may make and drop thousands of shadow roots.
@@ -151,16 +162,30 @@ export class MutationQueue {
     this.now = options.now ?? (() => performance.now());
     this.onBigFrame = options.onBigFrame;
     this.afterPaint = options.afterPaint ?? ((task) => setTimeout(task, 0));
-    this.storming = stormWatch({
+    const setTimer = (this.setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms)));
+    this.rebuilds = stormWatch({
       now: this.now,
-      setTimer: options.setTimer ?? ((run, ms) => setTimeout(run, ms)),
-      onStorm: () => {
+      setTimer,
+      onStorm: (root) => {
         this.replan = true;
+        // What the rebuilds removed, swept in a task of ours (the store sweeps all it holds).
+        setTimer(() => {
+          if (this.disposed || !this.rebuildRemovals.delete(root)) return;
+          this.onBatch({ touched: [], removed: true, removedNodes: [], removalsUnseen: true });
+        }, 0);
       },
       onQuiet: (root) => {
         if (this.disposed) return;
         this.reobserve();
+        this.rebuildRemovals.delete(root);
         this.onBatch({ touched: root.isConnected ? [root] : [], removed: true, removedNodes: [], removalsUnseen: true });
+      },
+      // In a task of its own, not the page's frame, with what its rebuild removed.
+      onSettled: (root) => {
+        const removedNodes = this.rebuildRemovals.get(root) ?? [];
+        this.rebuildRemovals.delete(root);
+        if (this.disposed) return;
+        this.onBatch({ touched: root.isConnected ? [root] : [], removed: removedNodes.length > 0, removedNodes });
       },
     });
     const callback: MutationCallback = (records) => {
@@ -198,6 +223,7 @@ export class MutationQueue {
     this.deferred = 0;
     this.roots = [];
     this.path.clear();
+    this.rebuildRemovals.clear();
   }
 
   /**
@@ -208,7 +234,7 @@ export class MutationQueue {
     this.replan = false;
     this.takeRecords();
     this.observer.disconnect();
-    const plan = observationPlan(this.liveRoots(), this.storming.containers());
+    const plan = observationPlan(this.liveRoots(), this.rebuilds.containers());
     this.path = plan.path;
     for (const [node, options] of plan.calls) this.observer.observe(node, options);
     if (this.pending > 0) this.requestFlush();
@@ -282,14 +308,23 @@ export class MutationQueue {
       } else {
         // A storming container's ancestor gained or lost children: observe the new ones.
         if (this.path.has(r.target)) this.replan = true;
-        if (this.nodeIndex === 0 && r.removedNodes.length > 0) {
+        const added = r.addedNodes;
+        const rebuild = this.nodeIndex === 0 && replacesChildren(r);
+        if (rebuild && added.length >= STORM_MIN_ADDED) {
+          // A big rebuild is read once it is known not to storm, a storm's once it is quiet
+          // (storm-watch.ts): its rows may live a frame.
+          if (r.removedNodes.length > 0) {
+            const lists = this.rebuildRemovals.get(r.target);
+            if (lists) lists.push(r.removedNodes);
+            else this.rebuildRemovals.set(r.target, [r.removedNodes]);
+          }
+          this.rebuilds(r.target);
+        } else if (this.nodeIndex === 0 && r.removedNodes.length > 0) {
           removed = true;
           removedNodes.push(r.removedNodes);
         }
-        const added = r.addedNodes;
-        if (this.nodeIndex === 0 && replacesChildren(r)) {
-          // A storming container's rows live a frame: read once it is quiet (storm-watch.ts).
-          if (added.length < STORM_MIN_ADDED || !this.storming(r.target)) add(r.target);
+        if (rebuild) {
+          if (added.length < STORM_MIN_ADDED) add(r.target);
         } else {
           for (; this.nodeIndex < added.length; this.nodeIndex++) {
             add(added[this.nodeIndex]!);
@@ -319,10 +354,17 @@ export class MutationQueue {
     if (touched.length > 0 || removed) this.onBatch({ touched, removed, removedNodes });
   }
 
+  /**
+   * In the next animation frame, so marks are painted with the text that brought them; while a
+   * container storms, in a task of ours instead: the page's frames are then each ~45 ms of its
+   * own rebuild, and our flush (0.5-0.7 ms for the storm fixture's counter) pushed some of them
+   * past 50 ms. A change elsewhere during a storm is marked a frame later.
+   */
   private requestFlush(): void {
     if (this.scheduled || this.disposed) return;
     this.scheduled = true;
-    this.schedule(() => this.flushSlice());
+    if (this.rebuilds.storming()) this.setTimer(() => this.flushSlice(), 0);
+    else this.schedule(() => this.flushSlice());
   }
 }
 

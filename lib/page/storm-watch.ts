@@ -13,6 +13,13 @@
  * 100-400 ms) is not scanned at every slow frame, while a console re-rendering its table a few
  * times a second is never held back.
  *
+ * A rebuild is read `ENTER_MS` after it comes, once it is known not to start a storm
+ * (`onSettled`), not in the frame that brought it: read there, a storm's first rebuild was our
+ * scan of 5,000 rows inside the page's frame tasks at load (5-7 ms of them, in frames already
+ * over 50 ms: blocking time the page alone does not have), and the rows were gone a frame
+ * later. The cost: a console that re-renders a table of 1,000+ rows with one `innerHTML` (not a
+ * live tail's text changes, nor a virtualised grid's tens of rows) gets its marks 250 ms later.
+ *
  * While a container storms, the mutation queue observes around it, not under it
  * (`observationPlan`): a subtree observer above it costs the page ~2 ms a frame (Blink gives
  * each of the 5,000 rows removed a frame a transient registration), and even a record per
@@ -26,25 +33,29 @@ export interface StormWatchOptions {
   onStorm: (root: Node) => void;
   /** A container that stopped storming: its rows are to be read now. */
   onQuiet: (root: Node) => void;
+  /** A container rebuilt once, and not again within `STORM_ENTER_MS`: its rows are to be read now. */
+  onSettled: (root: Node) => void;
 }
 
 export const STORM_ENTER_MS = 250;
 export const STORM_QUIET_MS = 500;
 
 /**
- * Returns the check the mutation queue makes for each rebuild (a container got all new
- * children): whether the container is storming, its rows not to be read now.
+ * Returns what the mutation queue calls for each rebuild (a container got all new children):
+ * the rows are then read by `onSettled` or, after a storm, `onQuiet`, not by the queue.
  */
 export interface StormWatch {
-  (root: Node): boolean;
+  (root: Node): void;
   /** The containers storming now. */
   containers(): Iterable<Node>;
+  /** Whether any container storms now. */
+  storming(): boolean;
 }
 
 export function stormWatch(options: StormWatchOptions): StormWatch {
-  const { now, setTimer, onStorm, onQuiet } = options;
-  /** When each container was last rebuilt (weak: a container may leave the page). */
-  const last = new WeakMap<Node, number>();
+  const { now, setTimer, onStorm, onQuiet, onSettled } = options;
+  /** Containers rebuilt within the last `STORM_ENTER_MS`, not storming (yet): when. */
+  const pending = new Map<Node, number>();
   /**
    * Storming containers: when last seen rebuilt, and the first and last child seen then. A timer
    * is armed while there is one.
@@ -62,18 +73,26 @@ export function stormWatch(options: StormWatchOptions): StormWatch {
     }
     if (storming.size) setTimer(check, STORM_QUIET_MS);
   };
-  const watch = (root: Node): boolean => {
+  const watch = (root: Node): void => {
     const t = now();
-    const before = last.get(root);
-    last.set(root, t);
-    if (!storming.has(root) && !(before !== undefined && t - before < STORM_ENTER_MS)) return false;
+    const before = pending.get(root);
+    if (!storming.has(root) && !(before !== undefined && t - before < STORM_ENTER_MS)) {
+      pending.set(root, t);
+      // Settled unless rebuilt again meanwhile (then this entry is gone or newer).
+      setTimer(() => {
+        if (pending.get(root) !== t) return;
+        pending.delete(root);
+        onSettled(root);
+      }, STORM_ENTER_MS);
+      return;
+    }
+    pending.delete(root);
     if (!storming.size) setTimer(check, STORM_QUIET_MS);
     const started = !storming.has(root);
     storming.set(root, [t, root.firstChild, root.lastChild]);
     if (started) onStorm(root);
-    return true;
   };
-  return Object.assign(watch, { containers: () => storming.keys() });
+  return Object.assign(watch, { containers: () => storming.keys(), storming: () => storming.size > 0 });
 }
 
 /** What the queue observes everywhere it is not around a storm. */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { observationPlan, stormWatch, SUBTREE } from '@/lib/page/storm-watch';
+import { observationPlan, STORM_ENTER_MS, STORM_QUIET_MS, stormWatch, SUBTREE } from '@/lib/page/storm-watch';
 
 const CHILDREN = { childList: true };
 const TEXT = { characterData: true };
@@ -70,56 +70,84 @@ describe('observationPlan (what is observed while a container storms)', () => {
 });
 
 describe('stormWatch', () => {
-  it('says once when a container starts storming, and once when it is quiet', () => {
-    let clock = 0;
-    const timers: (() => void)[] = [];
+  /** A watch on a hand-run clock; `run()` runs the timers due by then (all by default), in time order. */
+  function watchOnClock() {
+    const at = { clock: 0 };
+    const timers: { run: () => void; due: number }[] = [];
     const events: string[] = [];
-    const storming = stormWatch({
-      now: () => clock,
-      setTimer: (run) => timers.push(run),
+    const watch = stormWatch({
+      now: () => at.clock,
+      setTimer: (run, ms) => timers.push({ run, due: at.clock + ms }),
       onStorm: () => events.push('storm'),
       onQuiet: () => events.push('quiet'),
+      onSettled: () => events.push('settled'),
     });
+    const run = (until = Infinity) => {
+      for (let next = nextDue(); next && next.due <= until; next = nextDue()) {
+        timers.splice(timers.indexOf(next), 1);
+        at.clock = Math.max(at.clock, next.due);
+        next.run();
+      }
+    };
+    const nextDue = () => [...timers].sort((a, b) => a.due - b.due)[0];
+    return { at, timers, events, watch, run };
+  }
+
+  it('hands a rebuild over once no other came for 250 ms, never in the call that reports it', () => {
+    const { at, events, watch, run } = watchOnClock();
     const root = document.createElement('div');
-    expect(storming(root)).toBe(false);
+    watch(root);
+    expect(events).toEqual([]);
+    run(STORM_ENTER_MS - 1);
+    expect(events).toEqual([]);
+    run();
+    expect(events).toEqual(['settled']);
+    // A console re-rendering a big table a few times a second: each render read, none held back.
+    for (let i = 0; i < 3; i++) {
+      at.clock += 400;
+      watch(root);
+      run();
+    }
+    expect(events).toEqual(['settled', 'settled', 'settled', 'settled']);
+  });
+
+  it('says once when a container starts storming, and once when it is quiet; the storm’s first rebuild is never handed over', () => {
+    const { at, events, watch, run } = watchOnClock();
+    const root = document.createElement('div');
+    watch(root);
     for (let i = 0; i < 5; i++) {
-      clock += 16;
-      expect(storming(root)).toBe(true);
+      at.clock += 16;
+      watch(root);
     }
     expect(events).toEqual(['storm']);
-    clock += 1_000;
-    timers.shift()!();
+    run();
     expect(events).toEqual(['storm', 'quiet']);
   });
 
   it('sees the storm go on in new children of the container, without being told of each rebuild', () => {
-    let clock = 0;
-    const timers: (() => void)[] = [];
-    const quiet: Node[] = [];
-    const storming = stormWatch({ now: () => clock, setTimer: (run) => timers.push(run), onStorm: () => {}, onQuiet: (root) => quiet.push(root) });
+    const { at, timers, events, watch, run } = watchOnClock();
     const root = document.createElement('div');
     const rebuild = () => root.replaceChildren(document.createElement('p'), document.createElement('p'));
     rebuild();
-    storming(root);
-    clock += 16;
+    watch(root);
+    at.clock += 16;
     rebuild();
-    storming(root);
+    watch(root);
     // Rebuilt between every look (the observer no longer reports it): never quiet.
     for (let look = 0; look < 5; look++) {
-      clock += 500;
+      run(at.clock + STORM_QUIET_MS - 1);
+      at.clock += STORM_QUIET_MS - 1;
       rebuild();
-      timers.shift()!();
     }
-    expect(quiet).toEqual([]);
+    run(at.clock + STORM_QUIET_MS);
+    expect(events).toEqual(['storm']);
     // Only the last row replaced: still a change (a rebuild that keeps its first row).
-    clock += 500;
     root.lastChild!.replaceWith(document.createElement('p'));
-    timers.shift()!();
-    expect(quiet).toEqual([]);
+    run(at.clock + STORM_QUIET_MS);
+    expect(events).toEqual(['storm']);
     // Left alone: quiet at the look after the one that saw the last change.
-    clock += 500;
-    timers.shift()!();
-    expect(quiet).toEqual([root]);
+    run();
+    expect(events).toEqual(['storm', 'quiet']);
     expect(timers).toEqual([]);
   });
 });
