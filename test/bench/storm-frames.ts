@@ -12,6 +12,7 @@
  *   observeAround), STORM_ROUNDS=2, STORM_PAGE=<fixture>.
  */
 import type { BrowserContext } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { withHostileSession } from './hostile-session';
 import type { TraceEvent } from './page';
 
@@ -58,9 +59,26 @@ function observeAround(which: string): void {
   (window as unknown as { kept: () => number }).kept = () => kept.length;
 }
 
+/**
+ * STORM_WHICH=sheet: the page alone with the marks' rules (entrypoints/content/marks.css)
+ * adopted from its first script, as the registered content script's CSS is there from the
+ * start: what our stylesheet alone costs the page's frames. sheet-html: the same rules on
+ * `html` instead of `:root`.
+ */
+function adoptMarks(css: string): void {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+
 async function trace(context: BrowserContext, url: string, init?: string): Promise<TraceEvent[]> {
   const page = await context.newPage();
   try {
+    if (init?.startsWith('sheet')) {
+      let css = readFileSync('entrypoints/content/marks.css', 'utf8');
+      if (init === 'sheet-html') css = css.replaceAll(':root::highlight', 'html::highlight');
+      await page.addInitScript(adoptMarks, css);
+    }
     if (init === 'mo') await page.addInitScript(observeOnly);
     if (init?.startsWith('mo-')) await page.addInitScript(observeAround, init);
     await page.goto(new URL('hostile.js', url).href);
@@ -136,7 +154,7 @@ await withHostileSession('storm-frames-', async ({ context, scanned, alone, exte
   for (let round = 0; round < Number(process.env.STORM_ROUNDS ?? 1); round++) {
     for (const which of (process.env.STORM_WHICH ?? 'alone,scanned').split(',')) {
       const url = which === 'scanned' ? scanned(PAGE) : alone(PAGE);
-      print(which, summarise(await trace(context, url, which.startsWith('mo') ? which : undefined), url, scriptUrl));
+      print(which, summarise(await trace(context, url, which.startsWith('mo') || which.startsWith('sheet') ? which : undefined), url, scriptUrl));
     }
   }
 });
