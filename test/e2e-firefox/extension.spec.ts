@@ -25,6 +25,7 @@ import { cardKeepsOffPageTooltip } from '../e2e/scenarios/tooltip-scenario';
 import { pastTheCapHasItsOwnState } from '../e2e/scenarios/cap-scenario';
 import { marksSurviveScrollingDuringRerenders, newTopEventMarkedAndLookedUp } from '../e2e/scenarios/live-list-scenarios';
 import { newApiAddressGivesOldHostBack, stopScanningGivesSiteBack } from '../e2e/scenarios/permission-removal-scenario';
+import { stormLeavesThePageAroundItMarked } from '../e2e/scenarios/storm-scenario';
 import { FirefoxDriver } from './firefox-driver';
 import { expect, test } from './firefox-fixtures';
 import { LAN_HOST } from './firefox';
@@ -117,6 +118,10 @@ test('page: marks on screen survive scrolling away and back while the list re-re
 
 test('page: a new event at the top of a 5,000-event live tail is marked and looked up while the list keeps re-rendering', async ({ firefox }) => {
   await newTopEventMarkedAndLookedUp(new FirefoxDriver(firefox), sim);
+});
+
+test('page: a mutation storm (5,000 rows replaced every frame) leaves the page around it marked; its rows are marked once it rests', async ({ firefox }) => {
+  await stormLeavesThePageAroundItMarked(new FirefoxDriver(firefox), sim);
 });
 
 // Last: they move the API back to loopback, which the tests above do not expect.
