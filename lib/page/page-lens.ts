@@ -190,10 +190,12 @@ export class PageLens {
   }
 
   private scanRows(rows: Iterable<Element>): void {
-    for (const element of rows) {
-      // A form field or editable region on screen is no row of ours (a walk never skips its root).
-      if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
-    }
+    void this.scanner.batch(() => {
+      for (const element of rows) {
+        // A form field or editable region on screen is no row of ours (a walk never skips its root).
+        if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
+      }
+    });
   }
 
   /**
@@ -601,18 +603,21 @@ export class PageLens {
     // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,
     // its IP-less columns too: their rows say where they are) waits behind what is on screen.
     // Skipped regions are checked by the scanner, in its slices.
-    const later: Node[] = [];
-    const far: Node[] = [];
-    for (const node of batch.touched) {
-      // A row the page moved (recycled from the bottom to the top) is placed where it is now.
-      if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
-      const nearness = this.nearnessOfNode(node);
-      if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
-      else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
-      else later.push(node);
-    }
-    for (const node of later) void this.scanner.enqueue(node, 'urgent');
-    for (const node of far) void this.scanner.enqueue(node, 'background');
+    // All queued before the scanner starts (batch): one slice here, the rest after a yield.
+    void this.scanner.batch(() => {
+      const later: Node[] = [];
+      const far: Node[] = [];
+      for (const node of batch.touched) {
+        // A row the page moved (recycled from the bottom to the top) is placed where it is now.
+        if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
+        const nearness = this.nearnessOfNode(node);
+        if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
+        else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
+        else later.push(node);
+      }
+      for (const node of later) void this.scanner.enqueue(node, 'urgent');
+      for (const node of far) void this.scanner.enqueue(node, 'background');
+    });
     this.navigation.check();
   }
 

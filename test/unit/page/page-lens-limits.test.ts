@@ -283,6 +283,48 @@ describe('PageLens on a frame with thousands of mutation records', () => {
   });
 });
 
+// live11h (issue 11): the scanner was idle when the task after the paint queued the render's
+// text, and an idle scanner's enqueue read each root at once with a fresh slice: all 20,000
+// text nodes were read in that one task (110-200 ms a render, a long task of ours each second).
+describe('PageLens reading a re-render after the paint', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('reads one slice of the queued text in that task, the rest after a yield', async () => {
+    const rows = () => [...document.querySelectorAll('li')];
+    const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
+    const afterPaint: (() => void)[] = [];
+    let reads = 0;
+    const find = (text: string) => {
+      reads++;
+      return findIps(text);
+    };
+    const { lens, runFlushes } = setup(`<ul>${Array.from({ length: 400 }, (_, i) => row(i)).join('')}</ul>`, {
+      visible: () => rows().slice(0, 3),
+      afterPaint: (t) => afterPaint.push(t),
+      slicer: countingSlicer(50),
+      findIps: find,
+    });
+    await lens.start();
+    rows().forEach((li, i) => {
+      li.children[0]!.textContent = `12:01:${i}`;
+      li.children[1]!.textContent = ipAt(i + 1_000);
+      li.children[2]!.textContent = 'msg again';
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    runFlushes();
+    reads = 0;
+    afterPaint.shift()!();
+    // 800 texts could hold an address (times, addresses): at most a slice of them read here.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(50);
+    await lens.idle();
+    expect(lens.store.countOf(ipAt(1_000 + 399))).toBe(1);
+    expect(lens.store.occurrenceCount).toBe(400);
+  });
+});
+
 describe('PageLens while the analyst scrolls', () => {
   afterEach(() => {
     vi.useRealTimers();
