@@ -334,6 +334,10 @@ function reportLongTaskShares(events: TraceEvent[], ours: Set<TraceEvent>, trace
     const topJs = [...js].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
     console.log(`    +${((task.ts - traceStart) / 1000).toFixed(0)} ms: ${((task.dur ?? 0) / 1000).toFixed(0)} ms${cpu}, ${starter?.name ?? '?'}${starter?.args?.data?.url ? ` ${String(starter.args.data.url).split('/').pop()}` : ''}; ours ${jsMs.toFixed(1)} ms${topJs ? ` (${topJs})` : ''}; ${[...nested].map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
   }
+  const ourTotal = [...allOurs.values()].reduce((s, v) => s + v, 0);
+  const withOurs = long.filter((t) => ours.has(t));
+  const withOursMs = withOurs.reduce((s, t) => s + (t.dur ?? 0) / 1000, 0);
+  console.log(`  our JS inside tasks over 50 ms: ${ourTotal.toFixed(0)} ms; tasks over 50 ms with our script: ${withOurs.length}, ${withOursMs.toFixed(0)} ms; without: ${long.length - withOurs.length}, ${(total - withOursMs).toFixed(0)} ms`);
   console.log('  our JS inside those tasks, by function (sampled):');
   for (const [k, v] of [...allOurs].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`    ${v.toFixed(1).padStart(8)} ms  ${k}`);
 }
