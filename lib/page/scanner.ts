@@ -69,6 +69,8 @@ export class Scanner {
   private active = false;
   /** Inside `batch`: enqueue queues without starting. */
   private batching = false;
+  /** isInsideSkipped's answers in this slice (the page cannot change during one): cleared at each yield. */
+  private skipKnown = new Map<Node, boolean>();
   /** Ends a background-priority yield early (see yieldToPage); set only while one waits. */
   private wake: (() => void) | null = null;
   private stopped = false;
@@ -236,7 +238,7 @@ export class Scanner {
         // A root that left the page before its turn has nothing to show. What the page added
         // inside an editor or a script is checked here, in a slice, not in the mutation
         // callback: a live tail replaces 20,000 text nodes a second.
-        if (!root.isConnected || ((priority === 'urgent' || root.nodeType === Node.TEXT_NODE) && isInsideSkipped(root, this.deps.skip))) continue;
+        if (!root.isConnected || ((priority === 'urgent' || root.nodeType === Node.TEXT_NODE) && isInsideSkipped(root, this.deps.skip, this.skipKnown))) continue;
         this.current = priority;
         return (this.walks[priority] = new SubtreeWalk(root, this.visitor, this.deps.skip));
       }
@@ -246,6 +248,7 @@ export class Scanner {
 
   private async work(): Promise<void> {
     const { slicer } = this.deps;
+    this.skipKnown.clear();
     try {
       slicer.begin();
       while (!this.stopped) {
@@ -299,6 +302,8 @@ export class Scanner {
       );
     });
     this.wake = null;
+    // The page ran meanwhile: what was skipped may have changed.
+    this.skipKnown.clear();
     // Woken from the page's own task (the mutation flush): a fresh slice, so the screen's text
     // is marked before that frame is painted.
     if (woken) slicer.begin();
