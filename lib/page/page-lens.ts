@@ -108,6 +108,10 @@ export class PageLens {
   private evicting = false;
   private readonly evictSlicer: TimeSlicer;
   private resampleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A sample waits for the next frame's paint (sampleAfterPaint). */
+  private samplePending = false;
+  private readonly scheduleFrame: FlushScheduler;
+  private readonly afterPaint: (task: () => void) => void;
   /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
   private screenRows: ReadonlySet<Element> = new Set();
   private sampledAt = -Infinity;
@@ -146,9 +150,11 @@ export class PageLens {
       onLimit: (limit) => this.onLimit(limit),
       limits: this.limits,
     });
-    this.mutations = new MutationQueue((batch) => this.onMutations(batch), deps.scheduleFlush ?? frameScheduler(this.doc), {
+    this.scheduleFrame = deps.scheduleFlush ?? frameScheduler(this.doc);
+    this.afterPaint = deps.afterPaint ?? ((task) => setTimeout(task, 0));
+    this.mutations = new MutationQueue((batch) => this.onMutations(batch), this.scheduleFrame, {
       onBigFrame: () => this.rescanScreen(),
-      ...(deps.afterPaint ? { afterPaint: deps.afterPaint } : {}),
+      afterPaint: this.afterPaint,
     });
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
@@ -527,8 +533,26 @@ export class PageLens {
     clearTimeout(this.resampleTimer);
     this.resampleTimer = setTimeout(() => {
       this.resampleTimer = undefined;
-      this.scanVisible();
+      this.sampleAfterPaint();
     }, RESAMPLE_MS);
+  }
+
+  /**
+   * Hit tests need an up-to-date layout: taken in a task right after a frame's paint, the
+   * browser has it. Taken when the timer fires, they forced the layout of whatever the page
+   * had changed since its last frame, inside our task: after a live tail's re-render or a
+   * scroll step, 55-180 ms tasks of ours (bench page-profile, live11h), work the page's
+   * next frame did again once the scroll moved on.
+   */
+  private sampleAfterPaint(): void {
+    if (this.samplePending) return;
+    this.samplePending = true;
+    this.scheduleFrame(() =>
+      this.afterPaint(() => {
+        this.samplePending = false;
+        if (!this.abort.signal.aborted) this.scanVisible();
+      }),
+    );
   }
 
   /**

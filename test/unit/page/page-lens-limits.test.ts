@@ -339,24 +339,68 @@ describe('PageLens while the analyst scrolls', () => {
     let samples = 0;
     // A document of its own: lenses of other tests listen to the shared one.
     const doc = document.implementation.createHTMLDocument('scrolled');
-    const { lens } = setup('<p>10.0.0.1</p>', {
+    const afterPaint: (() => void)[] = [];
+    const { lens, runFlushes } = setup('<p>10.0.0.1</p>', {
       doc,
       visible: () => {
         samples++;
         return [];
       },
+      afterPaint: (t) => afterPaint.push(t),
     });
     await lens.start();
     expect(samples).toBe(1);
+    // A frame, and the task after its paint (where the sample is taken: sampleAfterPaint).
+    const frame = () => {
+      runFlushes();
+      afterPaint.splice(0).forEach((t) => t());
+    };
     for (let t = 0; t < 1_000; t += 50) {
       doc.dispatchEvent(new Event('scroll'));
       vi.advanceTimersByTime(50);
+      frame();
     }
     expect(samples).toBeGreaterThanOrEqual(3);
     // And once more after the scroll stopped.
     const during = samples;
     vi.advanceTimersByTime(200);
+    frame();
     expect(samples).toBe(during + 1);
+    lens.dispose();
+  });
+
+  // live11h: hit tests in the timer's task forced the layout of what the page changed since its
+  // last frame (a live tail's re-render, a scroll step): 55-180 ms tasks of ours.
+  it('takes the sample after the next frame is painted, not in the timer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let samples = 0;
+    const doc = document.implementation.createHTMLDocument('scrolled');
+    const afterPaint: (() => void)[] = [];
+    const { lens, runFlushes } = setup('<p>10.0.0.1</p>', {
+      doc,
+      visible: () => {
+        samples++;
+        return [];
+      },
+      afterPaint: (t) => afterPaint.push(t),
+    });
+    await lens.start();
+    doc.dispatchEvent(new Event('scroll'));
+    vi.advanceTimersByTime(200);
+    expect(samples).toBe(1);
+    runFlushes();
+    expect(samples).toBe(1);
+    expect(afterPaint).toHaveLength(1);
+    afterPaint.shift()!();
+    expect(samples).toBe(2);
+    // Scrolls while it waits ask for no second one.
+    doc.dispatchEvent(new Event('scroll'));
+    vi.advanceTimersByTime(200);
+    doc.dispatchEvent(new Event('scroll'));
+    vi.advanceTimersByTime(300);
+    runFlushes();
+    afterPaint.splice(0).forEach((t) => t());
+    expect(samples).toBe(3);
     lens.dispose();
   });
 });
