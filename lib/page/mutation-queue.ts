@@ -15,8 +15,11 @@
  * A frame that brings thousands of records (a live tail re-rendering 5,000 rows: 20,000) is
  * not read in that frame at all when the caller gives `onBigFrame` (issue 16, live16e): the
  * caller rescans only what is on screen, so a new top row is marked before that frame's
- * layout, and the records are read in a task after the paint. A frame that comes before that
- * task reads them itself; each record is read once either way.
+ * layout, and the records are owed to tasks after the paint, each reading for `OWED_SLICE_MS`
+ * (live11h: read in one task, they were a long task of ours every render). Later frames read
+ * their own records, not the owed ones, and a later big frame is owed too, up to
+ * `MAX_OWED_RECORDS`: past it, that frame reads what is owed first (memory stays bounded). Each
+ * record is read once either way.
  *
  * A container rebuilt with thousands of nodes is handed over, with what the rebuild removed,
  * 250 ms later if not rebuilt again meanwhile; rebuilt frame after frame (the storm), only once
@@ -67,9 +70,8 @@ export interface MutationQueueOptions {
   createObserver?: (callback: MutationCallback) => ObserverLike;
   /**
    * Called instead of reading when one scheduled flush finds at least `BIG_FRAME_RECORDS`
-   * records (and no earlier big frame's read is still owed): the caller rescans what is on
-   * screen now, and the records are read after the paint (`afterPaint`). Without it every
-   * flush reads what it finds.
+   * records: the caller rescans what is on screen now, and the records are read after the
+   * paint (`afterPaint`), a slice a task. Without it every flush reads what it finds.
    */
   onBigFrame?: () => void;
   /** Runs a task after the current frame is painted; a 0 ms timer by default (tests inject). */
@@ -114,23 +116,71 @@ const STORM_MIN_ADDED = 1_000;
  */
 export const BIG_FRAME_RECORDS = 1_000;
 
+/**
+ * Reading owed records, per task after the paint, ms. The live tail's 20,000 records and the
+ * batch they make (nearness, queueing, the sweep of what they removed) took 50-90 ms in one
+ * task at load ~10 (bench page-profile, live11h): a long task, counted whole against us.
+ */
+export const OWED_SLICE_MS = 8;
+
+/**
+ * Records owed from which a big frame reads them in the frame. On a busy page the tasks after
+ * the paint fall behind a live tail (a logging build, load ~6, scrolled: 1,000-18,000 of a
+ * render's 20,000 still owed at the next render, 8 times in 9), and reading them in that
+ * frame put 30-40 ms of ours into the page's longest task. Two and a half such renders.
+ */
+export const MAX_OWED_RECORDS = 50 * BIG_FRAME_RECORDS;
+
+/** Records in arrival order, read from `head`; a read can stop inside one (`nodeIndex`). */
+class RecordList {
+  items: MutationRecord[] = [];
+  head = 0;
+  nodeIndex = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  /** Releases what was read: a page that keeps mutating must not keep every record alive. */
+  compact(): void {
+    if (this.head >= this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Moves every unread record of `from` to the end of this list (adopting them when empty). */
+  take(from: RecordList): void {
+    if (this.size === 0) {
+      this.items = from.items;
+      this.head = from.head;
+      this.nodeIndex = from.nodeIndex;
+    } else {
+      // A record `from` stopped inside is read again whole: its nodes are scanned twice at worst.
+      for (let i = from.head; i < from.items.length; i++) this.items.push(from.items[i]!);
+    }
+    from.items = [];
+    from.head = from.nodeIndex = 0;
+  }
+}
+
 export class MutationQueue {
   private readonly observer: ObserverLike;
-  private records: MutationRecord[] = [];
-  /** The next record to read, and the next of its added nodes (a flush can stop inside one). */
-  private head = 0;
-  private nodeIndex = 0;
+  /** Records to read in the next frame. */
+  private records = new RecordList();
+  /** Big frames' records, owed to the tasks after the paint (readOwed). */
+  private owed = new RecordList();
+  /** Whether a task after the paint is posted to read owed records. */
+  private owedTask = false;
   private scheduled = false;
   private disposed = false;
   private readonly budgetMs: number;
   private readonly onBigFrame: (() => void) | undefined;
   private readonly afterPaint: (task: () => void) => void;
   private readonly now: () => number;
-  /**
-   * Records (from `head`) a big frame left for the after-paint task; 0 when none is owed. The
-   * task reads only these: records of a later render stay for their own frame.
-   */
-  private deferred = 0;
   /** Whether a rebuilt container storms (storm-watch.ts). */
   private readonly rebuilds: StormWatch;
   /**
@@ -190,7 +240,7 @@ export class MutationQueue {
     });
     const callback: MutationCallback = (records) => {
       // Only queue: no DOM reads, no allocation beyond the array push.
-      for (const r of records) this.records.push(r);
+      for (const r of records) this.records.items.push(r);
       this.requestFlush();
     };
     this.observer = options.createObserver?.(callback) ?? new MutationObserver(callback);
@@ -207,20 +257,20 @@ export class MutationQueue {
 
   /** Processes every pending record now (before answering the popup, or waiting for idle). */
   flush(): void {
-    this.read(Infinity);
+    this.read(this.owed, Infinity);
+    this.read(this.records, Infinity);
   }
 
-  /** Records waiting to be read (tests). */
+  /** Records waiting to be read, owed ones included (tests). */
   get pending(): number {
-    return this.records.length - this.head;
+    return this.records.size + this.owed.size;
   }
 
   disconnect(): void {
     this.disposed = true;
     this.observer.disconnect();
-    this.records = [];
-    this.head = this.nodeIndex = 0;
-    this.deferred = 0;
+    this.records = new RecordList();
+    this.owed = new RecordList();
     this.roots = [];
     this.path.clear();
     this.rebuildRemovals.clear();
@@ -237,7 +287,7 @@ export class MutationQueue {
     const plan = observationPlan(this.liveRoots(), this.rebuilds.containers());
     this.path = plan.path;
     for (const [node, options] of plan.calls) this.observer.observe(node, options);
-    if (this.pending > 0) this.requestFlush();
+    if (this.records.size > 0) this.requestFlush();
   }
 
   /** The roots still alive; the dropped ones' references are let go. */
@@ -253,38 +303,47 @@ export class MutationQueue {
 
   /**
    * The scheduled flush: reads for the budget, then asks for another flush if records remain.
-   * A big frame is left to a task after the paint (see `onBigFrame`), unless one is owed
-   * already: then this frame reads everything, the owed records first.
+   * A big frame is owed to tasks after the paint (see `onBigFrame`), after what is owed from
+   * earlier ones; past MAX_OWED_RECORDS those are read first, here.
    */
   private flushSlice(): void {
     this.scheduled = false;
     if (this.disposed) return;
     this.takeRecords();
-    if (this.onBigFrame && this.deferred === 0 && this.pending >= BIG_FRAME_RECORDS) {
-      this.deferred = this.pending;
+    if (this.onBigFrame && this.records.size >= BIG_FRAME_RECORDS) {
+      if (this.owed.size + this.records.size > MAX_OWED_RECORDS) this.read(this.owed, Infinity);
+      this.owed.take(this.records);
       this.onBigFrame();
-      this.afterPaint(() => this.readDeferred());
+      this.postOwedTask();
       return;
     }
-    this.read(this.now() + this.budgetMs);
-    if (this.pending > 0) this.requestFlush();
+    this.read(this.records, this.now() + this.budgetMs);
+    if (this.records.size > 0) this.requestFlush();
   }
 
-  /** The after-paint task: the big frame's records, if no frame has read them meanwhile. */
-  private readDeferred(): void {
-    if (this.deferred === 0 || this.disposed) return;
-    this.read(Infinity, this.head + this.deferred);
+  private postOwedTask(): void {
+    if (this.owedTask) return;
+    this.owedTask = true;
+    this.afterPaint(() => this.readOwed());
+  }
+
+  /** A task after the paint: owed records for OWED_SLICE_MS, and another task for the rest. */
+  private readOwed(): void {
+    this.owedTask = false;
+    if (this.disposed) return;
+    this.read(this.owed, this.now() + OWED_SLICE_MS);
+    if (this.owed.size > 0) this.postOwedTask();
   }
 
   private takeRecords(): void {
-    for (const r of this.observer.takeRecords()) this.records.push(r);
+    for (const r of this.observer.takeRecords()) this.records.items.push(r);
   }
 
-  /** Reads records up to `deadline` (ms) or up to index `end` (exclusive), whichever first. */
-  private read(deadline: number, end = Infinity): void {
+  /** Reads records of `list` up to `deadline` (ms). */
+  private read(list: RecordList, deadline: number): void {
     if (this.disposed) return;
-    if (end === Infinity) this.takeRecords();
-    if (this.pending === 0) return;
+    if (list === this.records) this.takeRecords();
+    if (list.size === 0) return;
     const touched: Node[] = [];
     const seen = new Set<Node>();
     let removed = false;
@@ -296,20 +355,18 @@ export class MutationQueue {
       seen.add(node);
       touched.push(node);
     };
-    const { records } = this;
-    const startHead = this.head;
+    const records = list.items;
     let reads = 0;
     const outOfTime = () => ++reads % CLOCK_EVERY === 0 && this.now() >= deadline;
-    const stop = Math.min(end, records.length);
-    reading: while (this.head < stop) {
-      const r = records[this.head]!;
+    reading: while (list.head < records.length) {
+      const r = records[list.head]!;
       if (r.type === 'characterData') {
         add(r.target);
       } else {
         // A storming container's ancestor gained or lost children: observe the new ones.
         if (this.path.has(r.target)) this.replan = true;
         const added = r.addedNodes;
-        const rebuild = this.nodeIndex === 0 && replacesChildren(r);
+        const rebuild = list.nodeIndex === 0 && replacesChildren(r);
         if (rebuild && added.length >= STORM_MIN_ADDED) {
           // A big rebuild is read once it is known not to storm, a storm's once it is quiet
           // (storm-watch.ts): its rows may live a frame.
@@ -319,36 +376,28 @@ export class MutationQueue {
             else this.rebuildRemovals.set(r.target, [r.removedNodes]);
           }
           this.rebuilds(r.target);
-        } else if (this.nodeIndex === 0 && r.removedNodes.length > 0) {
+        } else if (list.nodeIndex === 0 && r.removedNodes.length > 0) {
           removed = true;
           removedNodes.push(r.removedNodes);
         }
         if (rebuild) {
           if (added.length < STORM_MIN_ADDED) add(r.target);
         } else {
-          for (; this.nodeIndex < added.length; this.nodeIndex++) {
-            add(added[this.nodeIndex]!);
+          for (; list.nodeIndex < added.length; list.nodeIndex++) {
+            add(added[list.nodeIndex]!);
             if (outOfTime()) {
-              this.nodeIndex++;
+              list.nodeIndex++;
               break reading;
             }
           }
         }
       }
-      this.nodeIndex = 0;
+      list.nodeIndex = 0;
       // Released as read: a page that keeps mutating must not keep every record alive.
-      records[this.head++] = undefined as unknown as MutationRecord;
+      records[list.head++] = undefined as unknown as MutationRecord;
       if (outOfTime()) break;
     }
-    // What was owed to the after-paint task and is read now (by it, or by a frame before it).
-    this.deferred = Math.max(0, this.deferred - (this.head - startHead));
-    if (this.head >= records.length) {
-      this.records = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > records.length) {
-      this.records = records.slice(this.head);
-      this.head = 0;
-    }
+    list.compact();
     // Before the batch: what it hands over is read after its new observers are in place.
     if (this.replan) this.reobserve();
     if (touched.length > 0 || removed) this.onBatch({ touched, removed, removedNodes });

@@ -108,6 +108,10 @@ export class PageLens {
   private evicting = false;
   private readonly evictSlicer: TimeSlicer;
   private resampleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A sample waits for the next frame's paint (sampleAfterPaint). */
+  private samplePending = false;
+  private readonly scheduleFrame: FlushScheduler;
+  private readonly afterPaint: (task: () => void) => void;
   /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
   private screenRows: ReadonlySet<Element> = new Set();
   private sampledAt = -Infinity;
@@ -146,9 +150,11 @@ export class PageLens {
       onLimit: (limit) => this.onLimit(limit),
       limits: this.limits,
     });
-    this.mutations = new MutationQueue((batch) => this.onMutations(batch), deps.scheduleFlush ?? frameScheduler(this.doc), {
+    this.scheduleFrame = deps.scheduleFlush ?? frameScheduler(this.doc);
+    this.afterPaint = deps.afterPaint ?? ((task) => setTimeout(task, 0));
+    this.mutations = new MutationQueue((batch) => this.onMutations(batch), this.scheduleFrame, {
       onBigFrame: () => this.rescanScreen(),
-      ...(deps.afterPaint ? { afterPaint: deps.afterPaint } : {}),
+      afterPaint: this.afterPaint,
     });
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
@@ -190,10 +196,12 @@ export class PageLens {
   }
 
   private scanRows(rows: Iterable<Element>): void {
-    for (const element of rows) {
-      // A form field or editable region on screen is no row of ours (a walk never skips its root).
-      if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
-    }
+    void this.scanner.batch(() => {
+      for (const element of rows) {
+        // A form field or editable region on screen is no row of ours (a walk never skips its root).
+        if (!isInsideSkipped(element, this.skip)) void this.scanner.enqueue(element, 'urgent');
+      }
+    });
   }
 
   /**
@@ -525,8 +533,26 @@ export class PageLens {
     clearTimeout(this.resampleTimer);
     this.resampleTimer = setTimeout(() => {
       this.resampleTimer = undefined;
-      this.scanVisible();
+      this.sampleAfterPaint();
     }, RESAMPLE_MS);
+  }
+
+  /**
+   * Hit tests need an up-to-date layout: taken in a task right after a frame's paint, the
+   * browser has it. Taken when the timer fires, they forced the layout of whatever the page
+   * had changed since its last frame, inside our task: after a live tail's re-render or a
+   * scroll step, 55-180 ms tasks of ours (bench page-profile, live11h), work the page's
+   * next frame did again once the scroll moved on.
+   */
+  private sampleAfterPaint(): void {
+    if (this.samplePending) return;
+    this.samplePending = true;
+    this.scheduleFrame(() =>
+      this.afterPaint(() => {
+        this.samplePending = false;
+        if (!this.abort.signal.aborted) this.scanVisible();
+      }),
+    );
   }
 
   /**
@@ -601,18 +627,21 @@ export class PageLens {
     // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,
     // its IP-less columns too: their rows say where they are) waits behind what is on screen.
     // Skipped regions are checked by the scanner, in its slices.
-    const later: Node[] = [];
-    const far: Node[] = [];
-    for (const node of batch.touched) {
-      // A row the page moved (recycled from the bottom to the top) is placed where it is now.
-      if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
-      const nearness = this.nearnessOfNode(node);
-      if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
-      else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
-      else later.push(node);
-    }
-    for (const node of later) void this.scanner.enqueue(node, 'urgent');
-    for (const node of far) void this.scanner.enqueue(node, 'background');
+    // All queued before the scanner starts (batch): one slice here, the rest after a yield.
+    void this.scanner.batch(() => {
+      const later: Node[] = [];
+      const far: Node[] = [];
+      for (const node of batch.touched) {
+        // A row the page moved (recycled from the bottom to the top) is placed where it is now.
+        if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
+        const nearness = this.nearnessOfNode(node);
+        if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
+        else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
+        else later.push(node);
+      }
+      for (const node of later) void this.scanner.enqueue(node, 'urgent');
+      for (const node of far) void this.scanner.enqueue(node, 'background');
+    });
     this.navigation.check();
   }
 

@@ -133,6 +133,10 @@ export async function run(): Promise<void> {
         await waitScanned(ext, url);
         await page.waitForTimeout(500);
       } else {
+        // BENCH_PROFILE_SCROLL_PX=12: scrolled by that many px every 50 ms through the window, as
+        // bench page's scrolled scenarios do (the live tail's re-renders while the analyst scrolls).
+        const scrollPx = Number(process.env.BENCH_PROFILE_SCROLL_PX ?? 0);
+        if (scrollPx) await page.evaluate((px) => setInterval(() => window.scrollBy(0, px), 50), scrollPx);
         await watchWindow(page, Number(process.env.BENCH_PROFILE_WINDOW_MS ?? 8_000));
       }
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
@@ -253,6 +257,16 @@ export async function run(): Promise<void> {
         if (nested.length) console.log(`      trace events inside: ${nested.map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')}`);
       }
       reportRenderingTasks(events, new Set(tasks), traceStart);
+      reportLongTaskShares(events, new Set(tasks), traceStart, (task) => {
+        const byFn = new Map<string, number>();
+        const end = task.ts + (task.dur ?? 0);
+        profile.samples.forEach((nodeId, i) => {
+          if (sampleAt[i]! < task.ts || sampleAt[i]! > end) return;
+          const frame = ourFrame(nodeId);
+          if (frame) add(byFn, `${frame.callFrame.functionName || '(anonymous)'} [${moduleAt(frame.callFrame.lineNumber)}]`, (profile.timeDeltas[i] ?? 0) / 1000);
+        });
+        return byFn;
+      });
     });
   } finally {
     await sim.close();
@@ -290,4 +304,40 @@ function reportRenderingTasks(events: TraceEvent[], ours: Set<TraceEvent>, trace
     console.log(`      trace events inside: ${top.map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')}`);
     if (recalcs.length) console.log(`      style recalculations: ${recalcs.join('; ')}`);
   }
+}
+
+/**
+ * Issue 11's "long-task time with / without": every main-thread task over 50 ms of the window
+ * (the page's own included), by what started it (the first nested timer, animation frame or
+ * callback event), with our sampled JS inside them by function: which of our work lands in a
+ * long task, or makes one. `ourJs` gives our JS self time by function within one task.
+ */
+function reportLongTaskShares(events: TraceEvent[], ours: Set<TraceEvent>, traceStart: number, ourJs: (task: TraceEvent) => Map<string, number>): void {
+  const ourThreads = new Set([...ours].map((t) => t.tid));
+  const long = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && ourThreads.has(e.tid) && (e.dur ?? 0) > 50_000)
+    .sort((a, b) => a.ts - b.ts);
+  const kinds = ['FireAnimationFrame', 'TimerFire', 'FunctionCall', 'EventDispatch', 'ParseHTML', 'EvaluateScript', 'v8.callFunction'];
+  const total = long.reduce((s, t) => s + (t.dur ?? 0) / 1000, 0);
+  console.log(`  every task over 50 ms of the window: ${long.length}, ${total.toFixed(0)} ms (with our script in ${long.filter((t) => ours.has(t)).length})`);
+  const allOurs = new Map<string, number>();
+  for (const task of long) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = events.filter((e) => e !== task && e.ph === 'X' && e.tid === task.tid && e.ts >= task.ts && e.ts <= end);
+    const starter = inside.find((e) => kinds.includes(e.name));
+    const nested = new Map<string, number>();
+    for (const e of inside) if (['UpdateLayoutTree', 'Layout', 'Paint', 'PrePaint', 'MinorGC', 'MajorGC', 'V8.GC_SCAVENGER', 'FireAnimationFrame', 'TimerFire', 'FunctionCall', 'IntersectionObserverController::computeIntersections', 'Commit'].includes(e.name)) nested.set(e.name, (nested.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+    const js = ourJs(task);
+    const jsMs = [...js.values()].reduce((s, v) => s + v, 0);
+    for (const [k, v] of js) allOurs.set(k, (allOurs.get(k) ?? 0) + v);
+    const cpu = task.tdur !== undefined ? ` (${(task.tdur / 1000).toFixed(0)} CPU)` : '';
+    const topJs = [...js].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+    console.log(`    +${((task.ts - traceStart) / 1000).toFixed(0)} ms: ${((task.dur ?? 0) / 1000).toFixed(0)} ms${cpu}, ${starter?.name ?? '?'}${starter?.args?.data?.url ? ` ${String(starter.args.data.url).split('/').pop()}` : ''}; ours ${jsMs.toFixed(1)} ms${topJs ? ` (${topJs})` : ''}; ${[...nested].map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+  }
+  const ourTotal = [...allOurs.values()].reduce((s, v) => s + v, 0);
+  const withOurs = long.filter((t) => ours.has(t));
+  const withOursMs = withOurs.reduce((s, t) => s + (t.dur ?? 0) / 1000, 0);
+  console.log(`  our JS inside tasks over 50 ms: ${ourTotal.toFixed(0)} ms; tasks over 50 ms with our script: ${withOurs.length}, ${withOursMs.toFixed(0)} ms; without: ${long.length - withOurs.length}, ${(total - withOursMs).toFixed(0)} ms`);
+  console.log('  our JS inside those tasks, by function (sampled):');
+  for (const [k, v] of [...allOurs].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`    ${v.toFixed(1).padStart(8)} ms  ${k}`);
 }

@@ -283,6 +283,48 @@ describe('PageLens on a frame with thousands of mutation records', () => {
   });
 });
 
+// live11h (issue 11): the scanner was idle when the task after the paint queued the render's
+// text, and an idle scanner's enqueue read each root at once with a fresh slice: all 20,000
+// text nodes were read in that one task (110-200 ms a render, a long task of ours each second).
+describe('PageLens reading a re-render after the paint', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('reads one slice of the queued text in that task, the rest after a yield', async () => {
+    const rows = () => [...document.querySelectorAll('li')];
+    const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
+    const afterPaint: (() => void)[] = [];
+    let reads = 0;
+    const find = (text: string) => {
+      reads++;
+      return findIps(text);
+    };
+    const { lens, runFlushes } = setup(`<ul>${Array.from({ length: 400 }, (_, i) => row(i)).join('')}</ul>`, {
+      visible: () => rows().slice(0, 3),
+      afterPaint: (t) => afterPaint.push(t),
+      slicer: countingSlicer(50),
+      findIps: find,
+    });
+    await lens.start();
+    rows().forEach((li, i) => {
+      li.children[0]!.textContent = `12:01:${i}`;
+      li.children[1]!.textContent = ipAt(i + 1_000);
+      li.children[2]!.textContent = 'msg again';
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    runFlushes();
+    reads = 0;
+    afterPaint.shift()!();
+    // 800 texts could hold an address (times, addresses): at most a slice of them read here.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(50);
+    await lens.idle();
+    expect(lens.store.countOf(ipAt(1_000 + 399))).toBe(1);
+    expect(lens.store.occurrenceCount).toBe(400);
+  });
+});
+
 describe('PageLens while the analyst scrolls', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -297,24 +339,68 @@ describe('PageLens while the analyst scrolls', () => {
     let samples = 0;
     // A document of its own: lenses of other tests listen to the shared one.
     const doc = document.implementation.createHTMLDocument('scrolled');
-    const { lens } = setup('<p>10.0.0.1</p>', {
+    const afterPaint: (() => void)[] = [];
+    const { lens, runFlushes } = setup('<p>10.0.0.1</p>', {
       doc,
       visible: () => {
         samples++;
         return [];
       },
+      afterPaint: (t) => afterPaint.push(t),
     });
     await lens.start();
     expect(samples).toBe(1);
+    // A frame, and the task after its paint (where the sample is taken: sampleAfterPaint).
+    const frame = () => {
+      runFlushes();
+      afterPaint.splice(0).forEach((t) => t());
+    };
     for (let t = 0; t < 1_000; t += 50) {
       doc.dispatchEvent(new Event('scroll'));
       vi.advanceTimersByTime(50);
+      frame();
     }
     expect(samples).toBeGreaterThanOrEqual(3);
     // And once more after the scroll stopped.
     const during = samples;
     vi.advanceTimersByTime(200);
+    frame();
     expect(samples).toBe(during + 1);
+    lens.dispose();
+  });
+
+  // live11h: hit tests in the timer's task forced the layout of what the page changed since its
+  // last frame (a live tail's re-render, a scroll step): 55-180 ms tasks of ours.
+  it('takes the sample after the next frame is painted, not in the timer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let samples = 0;
+    const doc = document.implementation.createHTMLDocument('scrolled');
+    const afterPaint: (() => void)[] = [];
+    const { lens, runFlushes } = setup('<p>10.0.0.1</p>', {
+      doc,
+      visible: () => {
+        samples++;
+        return [];
+      },
+      afterPaint: (t) => afterPaint.push(t),
+    });
+    await lens.start();
+    doc.dispatchEvent(new Event('scroll'));
+    vi.advanceTimersByTime(200);
+    expect(samples).toBe(1);
+    runFlushes();
+    expect(samples).toBe(1);
+    expect(afterPaint).toHaveLength(1);
+    afterPaint.shift()!();
+    expect(samples).toBe(2);
+    // Scrolls while it waits ask for no second one.
+    doc.dispatchEvent(new Event('scroll'));
+    vi.advanceTimersByTime(200);
+    doc.dispatchEvent(new Event('scroll'));
+    vi.advanceTimersByTime(300);
+    runFlushes();
+    afterPaint.splice(0).forEach((t) => t());
+    expect(samples).toBe(3);
     lens.dispose();
   });
 });

@@ -87,4 +87,22 @@ describe('Scanner priorities', () => {
     expect(store.ipCount).toBeLessThan(497 + 64);
     expect(scanner.busy).toBe(false);
   });
+
+  // live11h: isInsideSkipped's answers are kept for one slice only (the page runs between two).
+  it('sees a region the page made editable between two slices', async () => {
+    document.body.innerHTML = '<div id="region"><p>10.0.0.1</p><p>10.0.0.2</p></div>';
+    const slicer = recordingSlicer();
+    const store = new OccurrenceStore(fakeRangeFactory);
+    const scanner = new Scanner({ findIps, store, slicer, onChange: () => {} });
+    const [first, second] = [...document.querySelectorAll('p')].map((p) => p.firstChild!);
+    const run = scanner.batch(() => {
+      void scanner.enqueue(first!, 'urgent');
+      void scanner.enqueue(second!, 'urgent');
+    });
+    // One root a slice: the first is read, and the page makes the region editable meanwhile.
+    expect(store.hasNode(first as Text)).toBe(true);
+    document.getElementById('region')!.setAttribute('contenteditable', '');
+    await run;
+    expect(store.hasNode(second as Text)).toBe(false);
+  });
 });

@@ -1,5 +1,6 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { couldHoldIp } from '@/lib/page/skip-rules';
+import { couldHoldIp, isInsideSkipped } from '@/lib/page/skip-rules';
 import { findIps } from '@/lib/ip';
 
 describe('couldHoldIp (the scanner\'s cheap character test)', () => {
@@ -22,5 +23,25 @@ describe('couldHoldIp (the scanner\'s cheap character test)', () => {
     for (const text of ['', 'ab', 'Severity high', 'dotted line without brackets and long enough', 'event 42 (dotnet) [DOTS]', '1[dot]2']) {
       expect(couldHoldIp(text), text).toBe(false);
     }
+  });
+});
+
+describe('isInsideSkipped with the answers of one synchronous run (live11h)', () => {
+  // A live tail's re-render queues 20,000 text nodes; their walks to the document shared all
+  // but their parent, ~25 ms a render of ancestor checks (bench page-profile).
+  it('stops at the first element already answered, and answers as the full walk does', () => {
+    document.body.innerHTML = '<ul><li><span>1.2.3.4</span><span>5.6.7.8</span></li></ul><div contenteditable><p><b>9.9.9.9</b><i>8.8.8.8</i></p></div>';
+    const looked: Element[] = [];
+    const options = { isOwnUi: (el: Element) => (looked.push(el), false) };
+    const known = new Map<Node, boolean>();
+    const texts = [...document.querySelectorAll('span, b, i')].map((el) => el.firstChild!);
+    const answers = texts.map((t) => isInsideSkipped(t, options, known));
+    expect(answers).toEqual([false, false, true, true]);
+    // Asked: span, li, ul, body, html; the second span; b, p (the editable div answers by
+    // itself); i. Without the answers, every walk goes to the document or the editable div.
+    expect(looked).toHaveLength(5 + 1 + 2 + 1);
+    looked.length = 0;
+    expect(texts.map((t) => isInsideSkipped(t, options))).toEqual(answers);
+    expect(looked).toHaveLength(5 + 5 + 2 + 2);
   });
 });
