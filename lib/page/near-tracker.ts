@@ -40,10 +40,11 @@ export interface NearTracker<T> {
    */
   farRowOf(element: Element): Element | null;
   /**
-   * Tracks a row for one more text held without occurrences. When the row's chunk comes near
-   * (or is near already), `onRowsNear` names it, to be read again fully.
+   * Tracks a row for `texts` more texts held without occurrences (a row's texts come one after
+   * another in a scan: one call for them). When the row's chunk comes near (or is near
+   * already), `onRowsNear` names it, to be read again fully.
    */
-  trackRow(row: Element): void;
+  trackRow(row: Element, texts: number): void;
   /** One text held under the row left (read again, changed, gone); the row is kept while it has any or tracked cells. */
   untrackRow(row: Element): void;
   /** Forgets parked elements that left the page or were parked longer than `parkMs`. */
@@ -130,11 +131,21 @@ function hasChildren(parent: Element, n: number): boolean {
  * page that adds or removes children between tasks is never answered from a stale count.
  */
 let listCounts: Map<Element, boolean> | null = null;
+/**
+ * The row listItemOf last reached by climbing (so not itself a list), kept as long as
+ * listCounts: a row's cells come one after another in a scan, and each climbed through the
+ * row to its list (two map lookups and a parent read per cell; listItemOf and its list test
+ * were ~30 ms of the 10,000-row scan's profile, issue 11). A child of that row climbs to it.
+ */
+let lastRow: Element | null = null;
 
 function isList(parent: Element): boolean {
   if (!listCounts) {
     listCounts = new Map();
-    queueMicrotask(() => (listCounts = null));
+    queueMicrotask(() => {
+      listCounts = null;
+      lastRow = null;
+    });
   }
   let known = listCounts.get(parent);
   if (known === undefined) {
@@ -150,7 +161,12 @@ export function listItemOf(element: Element): Element {
   for (let i = 0; i < MAX_CLIMB; i++) {
     const parent = item.parentElement;
     if (!parent) break;
-    if (isList(parent)) return item;
+    // Not a list (it was climbed through), its parent one: the row, as for its sibling cell.
+    if (parent === lastRow && i < MAX_CLIMB - 1) return parent;
+    if (isList(parent)) {
+      if (item !== element) lastRow = item;
+      return item;
+    }
     item = parent;
   }
   return element;
@@ -322,7 +338,13 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     }
   }
 
+  /**
+   * A row that stopped being an end. One that became an end in this task was never observed
+   * (observeNewEnds): no call then. A scan slice appends rows one by one, each the last end until
+   * the next, and those native calls were ~11 ms of the 10,000-row scan's profile (issue 11).
+   */
   function unobserveEnd(item: Element, chunk: Chunk): void {
+    if (newEnds?.has(item)) return;
     if (chunk.items[0] !== item && chunk.items[chunk.items.length - 1] !== item) coarse.unobserve(item);
   }
 
@@ -433,12 +455,16 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
       const row = itemOfElement.get(element) ?? listItemOf(element);
       return chunkOfItem.get(row)?.near ? null : row;
     },
-    trackRow(row) {
+    trackRow(row, texts) {
       parkedRows.delete(row);
-      farRows.set(row, (farRows.get(row) ?? 0) + 1);
-      if (!chunkOfItem.has(row)) addItem(row);
+      farRows.set(row, (farRows.get(row) ?? 0) + texts);
+      let chunk = chunkOfItem.get(row);
+      if (!chunk) {
+        addItem(row);
+        chunk = chunkOfItem.get(row)!;
+      }
       // Joined a chunk that is near already (the rows past the screen's, in the initial scan).
-      if (chunkOfItem.get(row)!.near) rowsNear([row]);
+      if (chunk.near) rowsNear([row]);
     },
     untrackRow(row) {
       const left = (farRows.get(row) ?? 0) - 1;

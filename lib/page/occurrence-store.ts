@@ -43,15 +43,18 @@ export class FarText {
     this.ips = matches.length === 1 ? matches[0]!.ip : matches.map((m) => m.ip);
   }
 
-  /** The IPs, one by one. */
-  list(): readonly string[] {
-    return typeof this.ips === 'string' ? [this.ips] : this.ips;
+  get size(): number {
+    return typeof this.ips === 'string' ? 1 : this.ips.length;
+  }
+
+  /** The i-th IP. Read by index, not through an array made for the lone one: every far text is counted on the way in and out. */
+  ip(i: number): string {
+    return typeof this.ips === 'string' ? this.ips : this.ips[i]!;
   }
 
   /** Whether these matches hold the same IPs (counts would not change). */
   sameIps(matches: readonly IpMatch[]): boolean {
-    const ips = this.list();
-    return ips.length === matches.length && matches.every((m, i) => m.ip === ips[i]);
+    return this.size === matches.length && matches.every((m, i) => m.ip === this.ip(i));
   }
 }
 
@@ -131,10 +134,10 @@ export class OccurrenceStore {
   }
 
   private holdFar(node: Text, far: FarText, change: StoreChange): void {
-    const ips = far.list();
-    for (const ip of ips) this.count(ip);
+    const size = far.size;
+    for (let i = 0; i < size; i++) this.count(far.ip(i));
     this.byNode.set(node, far);
-    this.occurrences += ips.length;
+    this.occurrences += size;
     change.farAdded.push(far);
   }
 
@@ -157,9 +160,9 @@ export class OccurrenceStore {
     if (!slot) return;
     this.byNode.delete(node);
     if (slot instanceof FarText) {
-      const ips = slot.list();
-      this.occurrences -= ips.length;
-      for (const ip of ips) this.uncount(ip);
+      const size = slot.size;
+      this.occurrences -= size;
+      for (let i = 0; i < size; i++) this.uncount(slot.ip(i));
       change.farRemoved.push(slot);
       return;
     }

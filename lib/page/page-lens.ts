@@ -14,7 +14,7 @@ import { caretLookup, hitTest, type CaretLookup } from './hit-test';
 import { LookupQueue, type LookupSender } from './lookup-queue';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './mutation-queue';
 import { watchNavigation, type NavigationWatch } from './navigation-watch';
-import { changeSize, emptyChange, OccurrenceStore, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
+import { changeSize, emptyChange, OccurrenceStore, type FarText, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
 import { cachedFinder } from './match-cache';
 import { listPageIps, riskyIps, sameList } from './page-summary';
 import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './page-limits';
@@ -418,12 +418,27 @@ export class PageLens {
       if (el) this.tracker.untrack(el, occ);
     }
     // Rows of texts read far; after the added ones, so a row read again fully keeps its chunk.
-    for (const far of change.farAdded) this.tracker.trackRow(far.row);
+    this.trackFarRows(change.farAdded);
     for (const far of change.farRemoved) this.tracker.untrackRow(far.row);
     if (visible.length) this.showNear(visible, 'visible');
     if (near.length) this.showNear(near, 'near');
     if (this.store.occurrenceCount > this.evictAt && !this.evicting) void this.evictFar();
     this.scheduleSummary();
+  }
+
+  /** One call per row for its far texts: a scan reads a row's texts one after another. */
+  private trackFarRows(added: readonly FarText[]): void {
+    let row: Element | null = null;
+    let texts = 0;
+    for (const far of added) {
+      if (far.row !== row) {
+        if (row) this.tracker.trackRow(row, texts);
+        row = far.row;
+        texts = 0;
+      }
+      texts++;
+    }
+    if (row) this.tracker.trackRow(row, texts);
   }
 
   /**

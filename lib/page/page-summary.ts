@@ -16,20 +16,24 @@ export interface IpSummarySource {
   severityOf(ip: string): Severity;
 }
 
+/**
+ * Each IP with its count and answer, riskiest first, then most frequent, then by address.
+ * Ranks sorted beside the rows, not a severity field stripped afterwards by an object rest per
+ * row (a runtime copy each: the 10,000-row page's 2,913 IPs, on every poll of the popup).
+ */
 export function listPageIps(source: IpSummarySource): PageIp[] {
-  const rows = [...source.ips()].map((ip) => {
-    const row: PageIp & { severity: Severity } = {
-      ip,
-      version: source.versionOf(ip),
-      count: source.countOf(ip),
-      severity: source.severityOf(ip),
-    };
+  const rows: PageIp[] = [];
+  const ranks: number[] = [];
+  for (const ip of source.ips()) {
+    const row: PageIp = { ip, version: source.versionOf(ip), count: source.countOf(ip) };
     const result = source.resultOf(ip);
     if (result) row.result = result;
-    return row;
-  });
-  rows.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.ip < b.ip ? -1 : 1));
-  return rows.map(({ severity: _severity, ...row }) => row);
+    rows.push(row);
+    ranks.push(SEVERITY_RANK[source.severityOf(ip)]);
+  }
+  const order = rows.map((_, i) => i);
+  order.sort((a, b) => ranks[a]! - ranks[b]! || rows[b]!.count - rows[a]!.count || (rows[a]!.ip < rows[b]!.ip ? -1 : 1));
+  return order.map((i) => rows[i]!);
 }
 
 /** The page's high and critical IPs for the badge: sorted (so equal sets compare equal), bounded. */

@@ -25,7 +25,25 @@ function elementOf(occ: Occurrence): Element | null {
  */
 interface FarRows {
   farRowOf(element: Element): Element | null;
-  trackRow(row: Element): void;
+  trackRow(row: Element, texts: number): void;
+}
+
+/**
+ * As the lens: one call per row with its texts' count where the lib takes one (floor11h), one
+ * per text before. Texts are handed over one by one here, so a row's texts are batched across
+ * calls (`pending`), flushed when the next row starts and at the end of the walk.
+ */
+let pending: { row: Element; texts: number } | null = null;
+
+function trackFarRows(farRows: FarRows, added: readonly { row: Element }[]): void {
+  for (const far of added) {
+    if (farRows.trackRow.length < 2) farRows.trackRow(far.row, 1);
+    else if (pending?.row === far.row) pending.texts++;
+    else {
+      if (pending) farRows.trackRow(pending.row, pending.texts);
+      pending = { row: far.row, texts: 1 };
+    }
+  }
 }
 
 /** Runs the pipeline up to `stage` (index into STAGES) over the body; counts what it saw. */
@@ -54,7 +72,7 @@ function runStage(stage: number): { texts: number; candidates: number; occurrenc
       const row = farRows && parent?.nodeType === Node.ELEMENT_NODE ? farRows.farRowOf(parent as Element) : null;
       store.setMatches(node, matches, change, row);
       if (stage < 5) return true;
-      for (const far of change.farAdded ?? []) farRows!.trackRow(far.row);
+      trackFarRows(farRows!, change.farAdded ?? []);
       for (const occ of change.added) {
         const el = elementOf(occ);
         if (el) tracker.track(el, occ);
@@ -66,6 +84,8 @@ function runStage(stage: number): { texts: number; candidates: number; occurrenc
     shadowRoot() {},
   };
   new SubtreeWalk(document.body, visitor).step(() => false);
+  if (pending) farRows!.trackRow(pending.row, pending.texts);
+  pending = null;
   return { texts, candidates, occurrences };
 }
 

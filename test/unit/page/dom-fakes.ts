@@ -83,8 +83,8 @@ export function fakeTracker<T>(opts: { farRows?: boolean } = {}) {
         const row = listItemOf(el);
         return nearRows.has(row) ? null : row;
       },
-      trackRow(row) {
-        farRows.set(row, (farRows.get(row) ?? 0) + 1);
+      trackRow(row, texts) {
+        farRows.set(row, (farRows.get(row) ?? 0) + texts);
         if (nearRows.has(row)) options.onRowsNear?.([row]);
       },
       untrackRow(row) {

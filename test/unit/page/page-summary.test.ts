@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { riskyIps, sameList } from '@/lib/page/page-summary';
+import { listPageIps, riskyIps, sameList } from '@/lib/page/page-summary';
 import { MAX_REPORTED_RISKY_IPS } from '@/lib/protocol';
+import type { LookupResult } from '@/lib/lookup/types';
 import type { Severity } from '@/lib/severity';
 
 const source = (severities: Record<string, Severity>) => ({
@@ -20,6 +21,22 @@ describe('page summary for the badge', () => {
     const backward = riskyIps(source(Object.fromEntries([...ips].reverse().map((ip) => [ip, 'critical' as const]))));
     expect(forward).toHaveLength(MAX_REPORTED_RISKY_IPS);
     expect(backward).toEqual(forward);
+  });
+
+  it("lists the page's IPs riskiest first, then most frequent, then by address, without their severity", () => {
+    const severities: Record<string, Severity> = { '5.5.5.5': 'pending', '1.1.1.1': 'low', '2.2.2.2': 'critical', '3.3.3.3': 'low', '4.4.4.4': 'low' };
+    const counts: Record<string, number> = { '5.5.5.5': 9, '1.1.1.1': 1, '2.2.2.2': 1, '3.3.3.3': 2, '4.4.4.4': 1 };
+    const result = { ip: '2.2.2.2', status: 'not-found' } as unknown as LookupResult;
+    const rows = listPageIps({
+      ips: () => Object.keys(severities),
+      countOf: (ip) => counts[ip]!,
+      versionOf: () => 4,
+      resultOf: (ip) => (ip === '2.2.2.2' ? result : undefined),
+      severityOf: (ip) => severities[ip]!,
+    });
+    expect(rows.map((r) => r.ip)).toEqual(['2.2.2.2', '3.3.3.3', '1.1.1.1', '4.4.4.4', '5.5.5.5']);
+    expect(rows[0]).toEqual({ ip: '2.2.2.2', version: 4, count: 1, result });
+    expect(rows[1]).toEqual({ ip: '3.3.3.3', version: 4, count: 2 });
   });
 
   it('compares lists by content', () => {
