@@ -130,7 +130,7 @@ export interface TimeSlicer {
  * compositor is still busy with the last one): the frame then counts all of them, and with
  * its own restyle and GC it went past 50 ms (registered scan: frames of 81-139 ms thread
  * time, 41-90 ms of them our slices). So after `frameBudgetMs` of slices with no frame in
- * between, the next slice waits for one.
+ * between, the next background slice waits for one.
  */
 export function createTimeSlicer(options: TimeSlicerOptions = {}): TimeSlicer {
   const budget = options.budgetMs ?? 8;
@@ -151,7 +151,8 @@ export function createTimeSlicer(options: TimeSlicerOptions = {}): TimeSlicer {
     async pause(priority) {
       const worked = now() - started;
       sinceFrame = frames?.passed() ? worked : sinceFrame + worked;
-      if (frames && sinceFrame >= frameBudget) {
+      // Work for the screen does not wait: its marks belong in the frame being prepared.
+      if (frames && sinceFrame >= frameBudget && priority !== 'user-visible') {
         sinceFrame = 0;
         await frames.next();
       } else await yieldFn(priority);

@@ -94,6 +94,18 @@ describe('time slicer: frames between slices (issue 11)', () => {
     expect(frames.waits).toBe(0);
   });
 
+  it('work for the screen (user-visible) never waits for a frame', async () => {
+    let t = 0;
+    let yields = 0;
+    const frames = fakeFrames();
+    const slicer = createTimeSlicer({ budgetMs: 8, now: () => t, yieldFn: async () => void yields++, frames });
+    for (let i = 0; i < 5; i++) {
+      t += 10;
+      await slicer.pause('user-visible');
+    }
+    expect([yields, frames.waits]).toEqual([5, 0]);
+  });
+
   it('without a frame signal, only yields', async () => {
     let t = 0;
     let yields = 0;
