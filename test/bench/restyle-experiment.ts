@@ -6,6 +6,9 @@
  * restyled) and the rendering-only long frame (LoAF) it makes, and whether the mark is drawn
  * (the cell's pixels differ from before). One fresh page per measurement, variants interleaved.
  *
+ * RESTYLE_NO_MARK=1: the sheet adopted with no highlight registered (CSS.highlights empty): does
+ * adopting it before any mark exists restyle less? (issue 11, frames11h)
+ *
  * RESTYLE_MODE=change: with the sheet adopted and settled first, the frame after adding the
  * on-screen addresses (rows 1-30, three a row) to a highlight, by trace event (what a frame in
  * which our marks change costs once the styles are in place, as on a registered site).
@@ -86,7 +89,7 @@ async function measureOnce(browser: Browser, variant: Variant): Promise<Sample> 
     }
     const cdp = await page.context().newCDPSession(page);
     const stop = await startTrace(cdp);
-    const loaf = await page.evaluate(async (text) => {
+    const loaf = await page.evaluate(async ([text, mark]) => {
       const frames: number[] = [];
       new PerformanceObserver((l) => {
         for (const e of l.getEntries() as unknown as { startTime: number; duration: number; scripts: unknown[] }[]) if (e.startTime >= t0 && !e.scripts.length) frames.push(e.duration);
@@ -99,13 +102,15 @@ async function measureOnce(browser: Browser, variant: Variant): Promise<Sample> 
         sheet.replaceSync(text);
         document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       }
-      const td = document.querySelector('#events tr:nth-child(3) td:nth-child(3)')!;
-      const range = new Range();
-      range.selectNodeContents(td.firstChild!);
-      CSS.highlights.set('ip-rep-critical', new Highlight(range));
+      if (mark) {
+        const td = document.querySelector('#events tr:nth-child(3) td:nth-child(3)')!;
+        const range = new Range();
+        range.selectNodeContents(td.firstChild!);
+        CSS.highlights.set('ip-rep-critical', new Highlight(range));
+      }
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100))));
       return Math.max(0, ...frames);
-    }, css);
+    }, [css, !process.env.RESTYLE_NO_MARK] as const);
     const events: TraceEvent[] = await stop();
     const start = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'restyle-start')!;
     const styles = events.filter((e) => e.ph === 'X' && e.tid === start.tid && e.ts >= start.ts && (e.name === 'UpdateLayoutTree' || e.name === 'RecalculateStyles'));
