@@ -216,6 +216,20 @@ describe('PageLens on a list re-rendered before it was read', () => {
   });
 });
 
+/** A live tail's rows (test/fixtures/consoles/live-tail.html's shape) and the ones in the page. */
+const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
+const rows = () => [...document.querySelectorAll('li')];
+/** A re-render of those rows (every cell's text replaced: a big frame of records), and its frame. */
+async function rerender(runFlushes: () => void): Promise<void> {
+  rows().forEach((li, i) => {
+    li.children[0]!.textContent = `12:01:${i}`;
+    li.children[1]!.textContent = ipAt(i + 1_000);
+    li.children[2]!.textContent = 'msg again';
+  });
+  await new Promise((r) => setTimeout(r, 0));
+  runFlushes();
+}
+
 // live16e (issue 16): the live tail's re-render is 20,000 mutation records in one frame, and
 // reading them all in that frame put the new top row's mark after the frame painting its text.
 describe('PageLens on a frame with thousands of mutation records', () => {
@@ -224,8 +238,6 @@ describe('PageLens on a frame with thousands of mutation records', () => {
   });
 
   it('reads only the rows on screen in that frame, and the rest in a task after the paint', async () => {
-    const rows = () => [...document.querySelectorAll('li')];
-    const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
     const afterPaint: (() => void)[] = [];
     const { lens, runFlushes } = setup(`<ul>${Array.from({ length: 400 }, (_, i) => row(i)).join('')}</ul>`, {
       visible: () => rows().slice(0, 3),
@@ -257,8 +269,6 @@ describe('PageLens on a frame with thousands of mutation records', () => {
   // later on a busy page); a row scrolled on screen since showed its new text unmarked until
   // the frame after the records were read.
   it('in that frame, also reads the rows the observers last saw on screen, not only the last sample', async () => {
-    const rows = () => [...document.querySelectorAll('li')];
-    const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
     const afterPaint: (() => void)[] = [];
     const { lens, vis, runFlushes } = setup(`<ul>${Array.from({ length: 400 }, (_, i) => row(i)).join('')}</ul>`, {
       visible: () => rows().slice(0, 3),
@@ -268,13 +278,7 @@ describe('PageLens on a frame with thousands of mutation records', () => {
     // Scrolled since the sample: the observers report row 200's address cell on screen.
     vis.reveal([rows()[200]!.children[1]!]);
     // A re-render: every cell's text replaced (1,200 records: a big frame).
-    rows().forEach((li, i) => {
-      li.children[0]!.textContent = `12:01:${i}`;
-      li.children[1]!.textContent = ipAt(i + 1_000);
-      li.children[2]!.textContent = 'msg again';
-    });
-    await new Promise((r) => setTimeout(r, 0));
-    runFlushes();
+    await rerender(runFlushes);
     expect(afterPaint).toHaveLength(1);
     // In the frame: the sampled rows and row 200; far rows wait for the task after the paint.
     expect(lens.store.countOf(ipAt(1_000))).toBe(1);
@@ -292,8 +296,6 @@ describe('PageLens reading a re-render after the paint', () => {
   });
 
   it('reads one slice of the queued text in that task, the rest after a yield', async () => {
-    const rows = () => [...document.querySelectorAll('li')];
-    const row = (i: number) => `<li><span>12:00:${i}</span><span>${ipAt(i)}</span><span>msg</span></li>`;
     const afterPaint: (() => void)[] = [];
     let reads = 0;
     const find = (text: string) => {
@@ -307,13 +309,7 @@ describe('PageLens reading a re-render after the paint', () => {
       findIps: find,
     });
     await lens.start();
-    rows().forEach((li, i) => {
-      li.children[0]!.textContent = `12:01:${i}`;
-      li.children[1]!.textContent = ipAt(i + 1_000);
-      li.children[2]!.textContent = 'msg again';
-    });
-    await new Promise((r) => setTimeout(r, 0));
-    runFlushes();
+    await rerender(runFlushes);
     reads = 0;
     afterPaint.shift()!();
     // 800 texts could hold an address (times, addresses): at most a slice of them read here.
@@ -331,25 +327,30 @@ describe('PageLens while the analyst scrolls', () => {
     document.body.replaceChildren();
   });
 
-  // tail16c: text replaced in rows not read yet waits for the page scan unless a sample saw
-  // its row on screen, and the sample came only 120 ms after the scroll stopped: never, on a
-  // live tail scrolled slowly all the time (bench page scrolls 12 px every 50 ms).
-  it('samples the screen again during a long scroll, not only once it stops', async () => {
+  /** A started lens on a document of its own (lenses of other tests listen to the shared one), counting screen samples. */
+  async function scrolledLens() {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    let samples = 0;
-    // A document of its own: lenses of other tests listen to the shared one.
+    let count = 0;
     const doc = document.implementation.createHTMLDocument('scrolled');
     const afterPaint: (() => void)[] = [];
     const { lens, runFlushes } = setup('<p>10.0.0.1</p>', {
       doc,
       visible: () => {
-        samples++;
+        count++;
         return [];
       },
       afterPaint: (t) => afterPaint.push(t),
     });
     await lens.start();
-    expect(samples).toBe(1);
+    return { doc, lens, runFlushes, afterPaint, samples: () => count };
+  }
+
+  // tail16c: text replaced in rows not read yet waits for the page scan unless a sample saw
+  // its row on screen, and the sample came only 120 ms after the scroll stopped: never, on a
+  // live tail scrolled slowly all the time (bench page scrolls 12 px every 50 ms).
+  it('samples the screen again during a long scroll, not only once it stops', async () => {
+    const { doc, lens, runFlushes, afterPaint, samples } = await scrolledLens();
+    expect(samples()).toBe(1);
     // A frame, and the task after its paint (where the sample is taken: sampleAfterPaint).
     const frame = () => {
       runFlushes();
@@ -360,39 +361,27 @@ describe('PageLens while the analyst scrolls', () => {
       vi.advanceTimersByTime(50);
       frame();
     }
-    expect(samples).toBeGreaterThanOrEqual(3);
+    expect(samples()).toBeGreaterThanOrEqual(3);
     // And once more after the scroll stopped.
-    const during = samples;
+    const during = samples();
     vi.advanceTimersByTime(200);
     frame();
-    expect(samples).toBe(during + 1);
+    expect(samples()).toBe(during + 1);
     lens.dispose();
   });
 
   // live11h: hit tests in the timer's task forced the layout of what the page changed since its
   // last frame (a live tail's re-render, a scroll step): 55-180 ms tasks of ours.
   it('takes the sample after the next frame is painted, not in the timer', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    let samples = 0;
-    const doc = document.implementation.createHTMLDocument('scrolled');
-    const afterPaint: (() => void)[] = [];
-    const { lens, runFlushes } = setup('<p>10.0.0.1</p>', {
-      doc,
-      visible: () => {
-        samples++;
-        return [];
-      },
-      afterPaint: (t) => afterPaint.push(t),
-    });
-    await lens.start();
+    const { doc, lens, runFlushes, afterPaint, samples } = await scrolledLens();
     doc.dispatchEvent(new Event('scroll'));
     vi.advanceTimersByTime(200);
-    expect(samples).toBe(1);
+    expect(samples()).toBe(1);
     runFlushes();
-    expect(samples).toBe(1);
+    expect(samples()).toBe(1);
     expect(afterPaint).toHaveLength(1);
     afterPaint.shift()!();
-    expect(samples).toBe(2);
+    expect(samples()).toBe(2);
     // Scrolls while it waits ask for no second one.
     doc.dispatchEvent(new Event('scroll'));
     vi.advanceTimersByTime(200);
@@ -400,7 +389,7 @@ describe('PageLens while the analyst scrolls', () => {
     vi.advanceTimersByTime(300);
     runFlushes();
     afterPaint.splice(0).forEach((t) => t());
-    expect(samples).toBe(3);
+    expect(samples()).toBe(3);
     lens.dispose();
   });
 });
