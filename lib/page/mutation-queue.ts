@@ -212,14 +212,14 @@ export class MutationQueue {
     this.now = options.now ?? (() => performance.now());
     this.onBigFrame = options.onBigFrame;
     this.afterPaint = options.afterPaint ?? ((task) => setTimeout(task, 0));
-    const setTimer = (this.setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms)));
+    this.setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
     this.rebuilds = stormWatch({
       now: this.now,
-      setTimer,
+      setTimer: this.setTimer,
       onStorm: (root) => {
         this.replan = true;
         // What the rebuilds removed, swept in a task of ours (the store sweeps all it holds).
-        setTimer(() => {
+        this.setTimer(() => {
           if (this.disposed || !this.rebuildRemovals.delete(root)) return;
           this.onBatch({ touched: [], removed: true, removedNodes: [], removalsUnseen: true });
         }, 0);
@@ -369,25 +369,26 @@ export class MutationQueue {
         const rebuild = list.nodeIndex === 0 && replacesChildren(r);
         if (rebuild && added.length >= STORM_MIN_ADDED) {
           // A big rebuild is read once it is known not to storm, a storm's once it is quiet
-          // (storm-watch.ts): its rows may live a frame.
+          // (storm-watch.ts): its rows may live a frame. What it removed goes with it.
           if (r.removedNodes.length > 0) {
             const lists = this.rebuildRemovals.get(r.target);
             if (lists) lists.push(r.removedNodes);
             else this.rebuildRemovals.set(r.target, [r.removedNodes]);
           }
           this.rebuilds(r.target);
-        } else if (list.nodeIndex === 0 && r.removedNodes.length > 0) {
-          removed = true;
-          removedNodes.push(r.removedNodes);
-        }
-        if (rebuild) {
-          if (added.length < STORM_MIN_ADDED) add(r.target);
         } else {
-          for (; list.nodeIndex < added.length; list.nodeIndex++) {
-            add(added[list.nodeIndex]!);
-            if (outOfTime()) {
-              list.nodeIndex++;
-              break reading;
+          if (list.nodeIndex === 0 && r.removedNodes.length > 0) {
+            removed = true;
+            removedNodes.push(r.removedNodes);
+          }
+          if (rebuild) add(r.target);
+          else {
+            for (; list.nodeIndex < added.length; list.nodeIndex++) {
+              add(added[list.nodeIndex]!);
+              if (outOfTime()) {
+                list.nodeIndex++;
+                break reading;
+              }
             }
           }
         }
