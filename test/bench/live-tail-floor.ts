@@ -6,6 +6,13 @@
  * Printed per run: the main thread's tasks over 50 ms (count, ms) from a trace, and what is
  * nested in them. Blink builds a record (and node lists) for each of the render's 20,000 text
  * replacements once anything observes the subtree, inside the page's own render task.
+ *
+ * `FLOOR_WHICH` (comma list, default all) picks the variants (live12): `alone`, `subtree` (as
+ * above), `list` (the list `childList` only: no subtree, so no transient registrations; in this
+ * fixture it sees nothing, as rows are kept and their spans' text nodes replaced), `window` (the
+ * list `childList` only, plus a second observer on the rows within a screen above and below the
+ * one on screen, with the full options, moved as the page scrolls: what a live tail observed
+ * by its visible window would cost).
  */
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -19,9 +26,54 @@ function observeOnly(): void {
   let held: MutationRecord[] = [];
   new MutationObserver((records) => {
     for (const r of records) held.push(r);
+    (window as unknown as { floorRecords: number }).floorRecords = ((window as unknown as { floorRecords?: number }).floorRecords ?? 0) + records.length;
     requestAnimationFrame(() => (held = []));
   }).observe(document, { childList: true, subtree: true, characterData: true });
 }
+
+function observeList(): void {
+  let held: MutationRecord[] = [];
+  const hold = (records: MutationRecord[]): void => {
+    for (const r of records) held.push(r);
+    (window as unknown as { floorRecords: number }).floorRecords = ((window as unknown as { floorRecords?: number }).floorRecords ?? 0) + records.length;
+    requestAnimationFrame(() => (held = []));
+  };
+  new MutationObserver(hold).observe(document.getElementById('tail')!, { childList: true });
+}
+
+function observeWindow(): void {
+  let held: MutationRecord[] = [];
+  const hold = (records: MutationRecord[]): void => {
+    for (const r of records) held.push(r);
+    (window as unknown as { floorRecords: number }).floorRecords = ((window as unknown as { floorRecords?: number }).floorRecords ?? 0) + records.length;
+    requestAnimationFrame(() => (held = []));
+  };
+  const list = document.getElementById('tail')!;
+  new MutationObserver(hold).observe(list, { childList: true });
+  const rows = new MutationObserver(hold);
+  let first: Element | null = null;
+  // As an extension would find it: a hit test at the screen's top, in a task (layout is clean
+  // after the paint), the rows a screen above and below observed, again when it moved.
+  setInterval(() => {
+    let row = document.elementFromPoint(20, 2);
+    while (row && row.parentElement !== list) row = row.parentElement;
+    if (!row || row === first) return;
+    first = row;
+    for (const r of rows.takeRecords()) held.push(r);
+    rows.disconnect();
+    let start: Element = row;
+    for (let k = 0; k < 40 && start.previousElementSibling; k++) start = start.previousElementSibling;
+    let el: Element | null = start;
+    for (let k = 0; el && k < 120; k++, el = el.nextElementSibling) rows.observe(el, { childList: true, subtree: true, characterData: true });
+  }, 200);
+}
+
+const VARIANTS: Record<string, { label: string; script?: () => void }> = {
+  alone: { label: 'page alone' },
+  subtree: { label: 'subtree observer only', script: observeOnly },
+  list: { label: 'list childList only', script: observeList },
+  window: { label: 'list childList + window rows', script: observeWindow },
+};
 
 function longTasks(events: TraceEvent[]): string {
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && (e.dur ?? 0) > 50_000);
@@ -37,25 +89,36 @@ function longTasks(events: TraceEvent[]): string {
     }
   }
   const total = long.reduce((s, t) => s + (t.dur ?? 0) / 1000, 0);
-  return `${long.length} tasks over 50 ms, ${total.toFixed(0)} ms; inside: ${[...nested].map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`;
+  // The render's timer task by CPU (tdur), which the machine's load inflates less than wall
+  // time: the records Blink builds are made inside it.
+  const renders = events.filter((e) => e.ph === 'X' && e.tid === main && e.name === 'TimerFire' && (e.dur ?? 0) > 10_000);
+  const cpu = renders.map((e) => (e.tdur ?? e.dur ?? 0) / 1000).sort((a, b) => a - b);
+  const median = cpu[Math.floor(cpu.length / 2)] ?? 0;
+  return `${long.length} tasks over 50 ms, ${total.toFixed(0)} ms; render timer ${cpu.length}x, CPU median ${median.toFixed(1)} ms; inside: ${[...nested].map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`;
 }
 
 async function main(): Promise<void> {
   const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
   try {
     for (let round = 1; round <= Number(process.env.FLOOR_ROUNDS ?? 2); round++) {
-      for (const observed of [false, true]) {
+      for (const which of (process.env.FLOOR_WHICH ?? Object.keys(VARIANTS).join(',')).split(',')) {
+        const variant = VARIANTS[which];
+        if (!variant) throw new Error(`FLOOR_WHICH: no variant ${which}`);
         const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
         try {
           const page = await browser.newPage({ viewport: VIEWPORT });
-          if (observed) await page.addInitScript(observeOnly);
+          page.on('pageerror', (e) => console.log(`page error (${which}): ${e.message}`));
+          // On the fixture only (the list exists once its body is parsed).
+          // (`__name`: what tsx's keepNames puts into the functions' text.)
+          if (variant.script) await page.addInitScript(`var __name = (f) => f; addEventListener('DOMContentLoaded', () => { if (document.getElementById('tail')) (${variant.script.toString()})(); });`);
           // Same origin first, so the renderer (and the trace in it) stays for the real load.
           await page.goto(`${sim.origin}/pages/hostile/hostile.js`);
           const stop = await startTrace(await page.context().newCDPSession(page));
           await page.goto(`${sim.origin}/pages/consoles/live-tail.html`);
           await page.evaluate(() => setInterval(() => window.scrollBy(0, 12), 50));
           await page.waitForTimeout(10_000);
-          console.log(`round ${round}, ${observed ? 'subtree observer only' : 'page alone'}: ${longTasks(await stop())}`);
+          const records = await page.evaluate(() => (window as unknown as { floorRecords?: number }).floorRecords ?? 0);
+          console.log(`round ${round}, ${variant.label} (${records} records): ${longTasks(await stop())}`);
         } finally {
           await browser.close();
         }
