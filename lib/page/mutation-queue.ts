@@ -26,8 +26,17 @@
  * it has gone quiet (storm-watch.ts). While it storms, the observer watches around it, not
  * under it (`observationPlan`), and again as before once it is quiet; records pending at each
  * switch are taken first, not dropped.
+ *
+ * A list under which big frames come again and again (a live tail re-rendering every second)
+ * is observed by its window (live12, issue 11): the rows near the screen with the full
+ * options, the list itself `childList` only, the rest of its rows not at all. A subtree
+ * observer over the whole list made Blink build the render's 20,000 records (and a transient
+ * registration for each text node removed) inside the page's own render task: its CPU 29 ms
+ * alone, 47.5 ms with only such an observer (live-tail-floor.ts). The rows out of the window are
+ * read again every `TAIL_REREAD_MS` in the background, and as they come into the window; a
+ * list whose window saw no change for that long is observed as before.
  */
-import { observationPlan, stormWatch, SUBTREE, type StormWatch } from './storm-watch';
+import { MAX_OBSERVE_CALLS, observationPlan, stormWatch, SUBTREE, windowRows, type StormWatch } from './storm-watch';
 
 export interface MutationBatch {
   /** Added nodes and text nodes whose text changed, still in the page, in record order. */
@@ -46,6 +55,11 @@ export interface MutationBatch {
    * (and observed) after the page dropped them (bench page-memory, 10k page: 1,395 rows).
    */
   removalsUnseen?: true;
+  /**
+   * The nodes are re-rendered lists read again because their rows out of the window changed
+   * unseen (a tail): not news the analyst watches, read with the whole-page scan's priority.
+   */
+  reread?: true;
 }
 
 export type FlushScheduler = (flush: () => void) => void;
@@ -81,6 +95,11 @@ export interface MutationQueueOptions {
    * flush while one storms.
    */
   setTimer?: (run: () => void, ms: number) => void;
+  /**
+   * The rows on screen at the last viewport sample: with it, a list re-rendered again and again
+   * is observed by its window around them (a tail; see `moveWindow`). Without it, never.
+   */
+  screenRows?: () => Iterable<Node>;
 }
 
 export type ObserverLike = Pick<MutationObserver, 'observe' | 'disconnect' | 'takeRecords'>;
@@ -130,6 +149,19 @@ export const OWED_SLICE_MS = 8;
  * frame put 30-40 ms of ours into the page's longest task. Two and a half such renders.
  */
 export const MAX_OWED_RECORDS = 50 * BIG_FRAME_RECORDS;
+
+/** Two big frames under one list within this make it a tail (the live tail renders every 1 s). */
+export const TAIL_ENTER_MS = 2_500;
+/** How often a tail's rows are read again in the background, and its window's quiet checked. */
+export const TAIL_REREAD_MS = 5_000;
+/** Children a list needs to be a tail: with fewer, its window is most of it. */
+export const TAIL_MIN_ROWS = 100;
+
+/** A list observed by its window: the rows observed, and when a change was last seen under it. */
+interface Tail {
+  rows: Node[];
+  seen: number;
+}
 
 /** Records in arrival order, read from `head`; a read can stop inside one (`nodeIndex`). */
 class RecordList {
@@ -202,6 +234,13 @@ export class MutationQueue {
   private path = new Set<Node>();
   /** Whether a read found the plan out of date (a storm began, an ancestor's children changed). */
   private replan = false;
+  private readonly screenRows: (() => Iterable<Node>) | undefined;
+  /** The list the last big frame came under, and when (a second one soon makes it a tail). */
+  private lastBigFrame: [list: Node, at: number] | undefined;
+  private readonly tails = new Map<Node, Tail>();
+  private tailTimer = false;
+  /** Whether a tail's rows were added or removed: its window is taken again after the read. */
+  private windowStale = false;
 
   constructor(
     private readonly onBatch: (batch: MutationBatch) => void,
@@ -213,6 +252,7 @@ export class MutationQueue {
     this.onBigFrame = options.onBigFrame;
     this.afterPaint = options.afterPaint ?? ((task) => setTimeout(task, 0));
     this.setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
+    this.screenRows = options.screenRows;
     this.rebuilds = stormWatch({
       now: this.now,
       setTimer: this.setTimer,
@@ -274,6 +314,73 @@ export class MutationQueue {
     this.roots = [];
     this.path.clear();
     this.rebuildRemovals.clear();
+    this.tails.clear();
+    this.lastBigFrame = undefined;
+  }
+
+  /**
+   * The screen moved (a new viewport sample): each tail's window follows it, and its rows new
+   * to the window are read (their text may have changed while they were not observed).
+   */
+  moveWindow(): void {
+    if (this.disposed || !this.tails.size) return;
+    const fresh: Node[] = [];
+    let moved = false;
+    for (const [list, tail] of this.tails) {
+      const before = new Set(tail.rows);
+      tail.rows = windowRows(list, this.screenRows!());
+      for (const row of tail.rows) if (!before.delete(row) && row.isConnected) fresh.push(row);
+      moved ||= fresh.length > 0 || before.size > 0;
+    }
+    if (!moved) return;
+    this.reobserve();
+    if (fresh.length) this.onBatch({ touched: fresh, removed: false, removedNodes: [] });
+  }
+
+  /**
+   * A big frame: the lowest element holding its first and last records' targets is the list
+   * re-rendered; a second big frame under it within `TAIL_ENTER_MS` makes it a tail.
+   */
+  private noteBigFrame(list: RecordList): void {
+    const items = list.items;
+    const container = commonAncestor(items[list.head]!.target, items[items.length - 1]!.target);
+    if (!container || container.nodeType !== Node.ELEMENT_NODE || container.childNodes.length < TAIL_MIN_ROWS || this.tails.has(container)) return;
+    const t = this.now();
+    const last = this.lastBigFrame;
+    this.lastBigFrame = [container, t];
+    if (last?.[0] !== container || t - last[1] > TAIL_ENTER_MS) return;
+    this.tails.set(container, { rows: windowRows(container, this.screenRows!()), seen: t });
+    this.reobserve();
+    this.armTailTimer();
+  }
+
+  private armTailTimer(): void {
+    if (this.tailTimer) return;
+    this.tailTimer = true;
+    this.setTimer(() => this.rereadTails(), TAIL_REREAD_MS);
+  }
+
+  /**
+   * Every `TAIL_REREAD_MS`: each tail is handed over whole (its rows out of the window changed
+   * unseen; what they held is swept); one whose window saw no change meanwhile stopped
+   * re-rendering, and is observed as before from now on.
+   */
+  private rereadTails(): void {
+    this.tailTimer = false;
+    if (this.disposed || !this.tails.size) return;
+    const t = this.now();
+    const touched: Node[] = [];
+    let ended = false;
+    for (const [list, tail] of this.tails) {
+      if (list.isConnected) touched.push(list);
+      if (!list.isConnected || t - tail.seen >= TAIL_REREAD_MS) {
+        this.tails.delete(list);
+        ended = true;
+      }
+    }
+    if (ended) this.reobserve();
+    if (this.tails.size) this.armTailTimer();
+    this.onBatch({ touched, removed: true, removedNodes: [], removalsUnseen: true, reread: true });
   }
 
   /**
@@ -284,7 +391,9 @@ export class MutationQueue {
     this.replan = false;
     this.takeRecords();
     this.observer.disconnect();
-    const plan = observationPlan(this.liveRoots(), this.rebuilds.containers());
+    const windows = new Map<Node, Node[]>();
+    for (const [list, tail] of this.tails) windows.set(list, tail.rows);
+    const plan = observationPlan(this.liveRoots(), this.rebuilds.containers(), MAX_OBSERVE_CALLS, windows);
     this.path = plan.path;
     for (const [node, options] of plan.calls) this.observer.observe(node, options);
     if (this.records.size > 0) this.requestFlush();
@@ -311,6 +420,7 @@ export class MutationQueue {
     if (this.disposed) return;
     this.takeRecords();
     if (this.onBigFrame && this.records.size >= BIG_FRAME_RECORDS) {
+      if (this.screenRows) this.noteBigFrame(this.records);
       if (this.owed.size + this.records.size > MAX_OWED_RECORDS) this.read(this.owed, Infinity);
       this.owed.take(this.records);
       this.onBigFrame();
@@ -358,8 +468,11 @@ export class MutationQueue {
     const records = list.items;
     let reads = 0;
     const outOfTime = () => ++reads % CLOCK_EVERY === 0 && this.now() >= deadline;
+    const tailed = this.tails.size > 0;
+    const readAt = tailed ? this.now() : 0;
     reading: while (list.head < records.length) {
       const r = records[list.head]!;
+      if (tailed) this.noteTailChange(r.target, readAt);
       if (r.type === 'characterData') {
         add(r.target);
       } else {
@@ -402,6 +515,18 @@ export class MutationQueue {
     // Before the batch: what it hands over is read after its new observers are in place.
     if (this.replan) this.reobserve();
     if (touched.length > 0 || removed) this.onBatch({ touched, removed, removedNodes });
+    if (this.windowStale) {
+      this.windowStale = false;
+      this.moveWindow();
+    }
+  }
+
+  /** A record under a tail: it still re-renders; one on the list itself moves its window. */
+  private noteTailChange(target: Node, at: number): void {
+    for (const [list, tail] of this.tails) {
+      if (list === target) this.windowStale = true;
+      if (list.contains(target)) tail.seen = at;
+    }
   }
 
   /**
@@ -416,6 +541,12 @@ export class MutationQueue {
     if (this.rebuilds.storming()) this.setTimer(() => this.flushSlice(), 0);
     else this.schedule(() => this.flushSlice());
   }
+}
+
+/** The lowest node holding both (themselves included), or null in different trees. */
+function commonAncestor(a: Node, b: Node): Node | null {
+  for (let node: Node | null = a; node; node = node.parentNode) if (node.contains(b)) return node;
+  return null;
 }
 
 function isShadowRoot(node: Node): boolean {

@@ -155,6 +155,8 @@ export class PageLens {
     this.mutations = new MutationQueue((batch) => this.onMutations(batch), this.scheduleFrame, {
       onBigFrame: () => this.rescanScreen(),
       afterPaint: this.afterPaint,
+      // A live tail is observed by the rows around these (its window).
+      screenRows: () => this.screenRows,
     });
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
@@ -193,6 +195,7 @@ export class PageLens {
     this.screenRows = new Set(rows);
     this.sampledAt = performance.now();
     this.scanRows(rows);
+    this.mutations.moveWindow();
   }
 
   private scanRows(rows: Iterable<Element>): void {
@@ -647,6 +650,10 @@ export class PageLens {
       const later: Node[] = [];
       const far: Node[] = [];
       for (const node of batch.touched) {
+        if (batch.reread) {
+          far.push(node);
+          continue;
+        }
         // A row the page moved (recycled from the bottom to the top) is placed where it is now.
         if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
         const nearness = this.nearnessOfNode(node);

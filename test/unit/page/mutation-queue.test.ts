@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BIG_FRAME_RECORDS, MAX_OWED_RECORDS, MutationQueue, OWED_SLICE_MS, type MutationBatch } from '@/lib/page/mutation-queue';
+import { BIG_FRAME_RECORDS, MAX_OWED_RECORDS, MutationQueue, OWED_SLICE_MS, TAIL_REREAD_MS, type MutationBatch } from '@/lib/page/mutation-queue';
 
 /**
  * An observer fed by hand with records shaped as the DOM standard queues them: one record for
@@ -536,6 +536,116 @@ describe('mutation queue', () => {
       expect(q.texts()).toHaveLength(BIG_FRAME_RECORDS - 1);
       expect(q.afterPaint).toEqual([]);
       q.queue.disconnect();
+    });
+  });
+
+  // live12 (issue 11): a subtree observer over a live tail made Blink build the render's 20,000
+  // records inside the page's render task (its CPU 28 ms alone, 48-52 ms observed).
+  describe('a list re-rendered again and again (a tail)', () => {
+    /** A list of 1,000 rows whose text is all set anew by each render; rows 500-504 on screen. */
+    async function tailPage() {
+      const list = document.body.appendChild(document.createElement('ol'));
+      for (let i = 0; i < BIG_FRAME_RECORDS; i++) list.appendChild(document.createElement('li')).textContent = `old ${i}`;
+      const rows = [...list.children];
+      const aside = document.body.appendChild(document.createElement('aside'));
+      const fake = listingObserver(document.createElement('div'));
+      const batches: MutationBatch[] = [];
+      const frames: (() => void)[] = [];
+      const afterPaint: (() => void)[] = [];
+      let clock = 0;
+      const timers: { run: () => void; at: number }[] = [];
+      let screen = rows.slice(500, 505);
+      const queue = new MutationQueue((b) => batches.push(b), (f) => frames.push(f), {
+        createObserver: fake.create,
+        now: () => clock,
+        setTimer: (run, ms) => timers.push({ run, at: clock + ms }),
+        onBigFrame: () => {},
+        afterPaint: (t) => afterPaint.push(t),
+        screenRows: () => screen,
+      });
+      queue.observe(document);
+      /** A second later, the page renders every row: its records are delivered, its frame and the tasks after it run. */
+      const render = async (tag: string) => {
+        clock += 1_000;
+        rows.forEach((row, i) => ((row.firstChild as Text).data = `${tag} ${i}`));
+        await Promise.resolve();
+        while (frames.length) frames.shift()!();
+        while (afterPaint.length) afterPaint.shift()!();
+      };
+      /** Our timers due by `ms` from now. */
+      const wait = (ms: number) => {
+        const until = clock + ms;
+        for (let t; (t = timers.filter((t) => t.at <= until).sort((a, b) => a.at - b.at)[0]); ) {
+          timers.splice(timers.indexOf(t), 1);
+          clock = t.at;
+          t.run();
+        }
+        clock = until;
+      };
+      const touched = () => batches.flatMap((b) => b.touched);
+      return { list, rows, aside, fake, queue, batches, render, wait, touched, moveTo: (r: Element[]) => (screen = r) };
+    }
+
+    it('after two big frames under it, is observed by its window: the rows near the screen, the list childList only', async () => {
+      const { list, rows, aside, fake, queue, render } = await tailPage();
+      await render('first');
+      expect(fake.observed.get(document)).toEqual({ childList: true, subtree: true, characterData: true });
+      await render('second');
+      expect(fake.observed.has(document)).toBe(true);
+      expect(fake.observed.get(list)).toEqual({ childList: true });
+      expect(fake.observed.get(aside)).toEqual({ childList: true, subtree: true, characterData: true });
+      const windowed = rows.filter((row) => fake.observed.get(row)?.subtree);
+      expect(windowed).toEqual(rows.slice(480, 525));
+      expect([...fake.observed].some(([node, options]) => options.subtree && node.contains(list))).toBe(false);
+      queue.disconnect();
+    });
+
+    it('reads text changes in its window rows in the frame; the rest every TAIL_REREAD_MS, the list handed over whole', async () => {
+      const { list, rows, queue, batches, render, wait, touched } = await tailPage();
+      await render('first');
+      await render('second');
+      const before = batches.length;
+      await render('third');
+      const read = batches.slice(before).flatMap((b) => b.touched);
+      expect(read).toContain(rows[500]!.firstChild);
+      expect(read).toContain(rows[480]!.firstChild);
+      expect(read).not.toContain(rows[0]!.firstChild);
+      expect(read.length).toBe(45);
+      // The rows out of the window, read again in the background, with a sweep of all held.
+      wait(TAIL_REREAD_MS);
+      expect(batches.at(-1)).toEqual({ touched: [list], removed: true, removedNodes: [], removalsUnseen: true, reread: true });
+      expect(touched().filter((n) => n === list)).toHaveLength(1);
+      queue.disconnect();
+    });
+
+    it('its window follows the screen: rows new to it are read and observed, rows left behind no longer', async () => {
+      const { rows, fake, queue, batches, render, moveTo } = await tailPage();
+      await render('first');
+      await render('second');
+      moveTo(rows.slice(700, 705));
+      const before = batches.length;
+      queue.moveWindow();
+      expect(fake.observed.get(rows[700]!)).toEqual({ childList: true, subtree: true, characterData: true });
+      expect(fake.observed.has(rows[500]!)).toBe(false);
+      expect(batches.slice(before).flatMap((b) => b.touched)).toEqual(rows.slice(680, 725));
+      // Unmoved: nothing read, nothing observed again.
+      queue.moveWindow();
+      expect(batches.length).toBe(before + 1);
+      queue.disconnect();
+    });
+
+    it('once its window saw no change for TAIL_REREAD_MS, is observed as before, and read whole once more', async () => {
+      const { list, fake, queue, batches, render, wait } = await tailPage();
+      await render('first');
+      await render('second');
+      await render('third');
+      wait(TAIL_REREAD_MS);
+      expect(fake.observed.get(list)).toEqual({ childList: true });
+      // The page stopped re-rendering.
+      wait(TAIL_REREAD_MS);
+      expect([...fake.observed]).toEqual([[document, { childList: true, subtree: true, characterData: true }]]);
+      expect(batches.at(-1)).toMatchObject({ touched: [list], reread: true });
+      queue.disconnect();
     });
   });
 });

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { observationPlan, STORM_ENTER_MS, STORM_QUIET_MS, stormWatch, SUBTREE } from '@/lib/page/storm-watch';
+import { MAX_WINDOW_ROWS, observationPlan, STORM_ENTER_MS, STORM_QUIET_MS, stormWatch, SUBTREE, windowRows } from '@/lib/page/storm-watch';
 
 const CHILDREN = { childList: true };
 const TEXT = { characterData: true };
@@ -66,6 +66,47 @@ describe('observationPlan (what is observed while a container storms)', () => {
     expect(plan.get(shadow)).toEqual(CHILDREN);
     expect(plan.get(aside)).toEqual(SUBTREE);
     expect(plan.size).toBe(3);
+  });
+});
+
+// live12 (issue 11): a live tail observed by its window around the screen.
+describe('observationPlan with a tail, and its window', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  function list(rows: number) {
+    const ol = document.body.appendChild(document.createElement('ol'));
+    for (let i = 0; i < rows; i++) ol.appendChild(document.createElement('li')).appendChild(document.createElement('span')).textContent = `row ${i}`;
+    return { ol, rows: [...ol.children] };
+  }
+
+  it('observes the tail childList only and its window rows with the full options, around it as a storm', () => {
+    const { section, h1 } = page();
+    const { ol, rows } = list(10);
+    const stray = document.createElement('li');
+    const plan = new Map(observationPlan([document], [], undefined, new Map([[ol, [rows[3]!, rows[4]!, stray]]])).calls);
+    expect(plan.get(ol)).toEqual(CHILDREN);
+    expect(plan.get(rows[3]!)).toEqual(SUBTREE);
+    expect(plan.get(rows[4]!)).toEqual(SUBTREE);
+    // Not the other rows, nor a row no longer in the list.
+    expect(plan.has(rows[0]!)).toBe(false);
+    expect(plan.has(stray)).toBe(false);
+    for (const ancestor of [document.body, document.documentElement, document]) expect(plan.get(ancestor)).toEqual(CHILDREN);
+    for (const other of [h1, section, document.head]) expect(plan.get(other)).toEqual(SUBTREE);
+  });
+
+  it('the window: the list’s children holding the rows on screen, and as many again (at least 20) above and below', () => {
+    const { ol, rows } = list(200);
+    // Cells of rows 100-109 on screen (in no particular order).
+    const screen = rows.slice(100, 110).reverse().map((row) => row.firstChild!);
+    expect(windowRows(ol, screen)).toEqual(rows.slice(80, 130));
+    // At the top: from the first row.
+    expect(windowRows(ol, [rows[2]!])).toEqual(rows.slice(0, 23));
+    // Nothing of it on screen: no window.
+    expect(windowRows(ol, [document.body])).toEqual([]);
+    const many = list(1_000).rows;
+    expect(windowRows(many[0]!.parentNode!, many.slice(400, 700))).toHaveLength(MAX_WINDOW_ROWS);
   });
 });
 
