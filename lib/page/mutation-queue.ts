@@ -157,8 +157,12 @@ export const TAIL_REREAD_MS = 5_000;
 /** Children a list needs to be a tail: with fewer, its window is most of it. */
 export const TAIL_MIN_ROWS = 100;
 
-/** A list observed by its window: the rows observed, and when a change was last seen under it. */
+/**
+ * A list observed by its window: the rows observed, and when a change was last seen under it.
+ * One at a time (a second re-rendered list is observed as before): a console tails one log.
+ */
 interface Tail {
+  list: Node;
   rows: Node[];
   seen: number;
 }
@@ -237,10 +241,7 @@ export class MutationQueue {
   private readonly screenRows: (() => Iterable<Node>) | undefined;
   /** The list the last big frame came under, and when (a second one soon makes it a tail). */
   private lastBigFrame: [list: Node, at: number] | undefined;
-  private readonly tails = new Map<Node, Tail>();
-  private tailTimer = false;
-  /** Whether a tail's rows were added or removed: its window is taken again after the read. */
-  private windowStale = false;
+  private tail: Tail | undefined;
 
   constructor(
     private readonly onBatch: (batch: MutationBatch) => void,
@@ -314,73 +315,57 @@ export class MutationQueue {
     this.roots = [];
     this.path.clear();
     this.rebuildRemovals.clear();
-    this.tails.clear();
+    this.tail = undefined;
     this.lastBigFrame = undefined;
   }
 
   /**
-   * The screen moved (a new viewport sample): each tail's window follows it, and its rows new
-   * to the window are read (their text may have changed while they were not observed).
+   * The screen moved (a new viewport sample): the tail's window follows it, and its rows new
+   * to the window are read (their text may have changed while they were not observed). Rows
+   * the page adds to the list are read as usual, and in the window from the next sample.
    */
   moveWindow(): void {
-    if (this.disposed || !this.tails.size) return;
-    const fresh: Node[] = [];
-    let moved = false;
-    for (const [list, tail] of this.tails) {
-      const before = new Set(tail.rows);
-      tail.rows = windowRows(list, this.screenRows!());
-      for (const row of tail.rows) if (!before.delete(row) && row.isConnected) fresh.push(row);
-      moved ||= fresh.length > 0 || before.size > 0;
-    }
-    if (!moved) return;
+    const tail = this.tail;
+    if (this.disposed || !tail) return;
+    const before = new Set(tail.rows);
+    tail.rows = windowRows(tail.list, this.screenRows!());
+    const fresh = tail.rows.filter((row) => !before.delete(row) && row.isConnected);
+    if (!fresh.length && !before.size) return;
     this.reobserve();
     if (fresh.length) this.onBatch({ touched: fresh, removed: false, removedNodes: [] });
   }
 
   /**
    * A big frame: the lowest element holding its first and last records' targets is the list
-   * re-rendered; a second big frame under it within `TAIL_ENTER_MS` makes it a tail.
+   * re-rendered; a second big frame under it within `TAIL_ENTER_MS` makes it the tail.
    */
-  private noteBigFrame(list: RecordList): void {
-    const items = list.items;
-    const container = commonAncestor(items[list.head]!.target, items[items.length - 1]!.target);
-    if (!container || container.nodeType !== Node.ELEMENT_NODE || container.childNodes.length < TAIL_MIN_ROWS || this.tails.has(container)) return;
+  private noteBigFrame(records: RecordList): void {
+    const items = records.items;
+    const list = commonAncestor(items[records.head]!.target, items[items.length - 1]!.target);
+    if (this.tail || list?.nodeType !== Node.ELEMENT_NODE || list.childNodes.length < TAIL_MIN_ROWS) return;
     const t = this.now();
     const last = this.lastBigFrame;
-    this.lastBigFrame = [container, t];
-    if (last?.[0] !== container || t - last[1] > TAIL_ENTER_MS) return;
-    this.tails.set(container, { rows: windowRows(container, this.screenRows!()), seen: t });
+    this.lastBigFrame = [list, t];
+    if (last?.[0] !== list || t - last[1] > TAIL_ENTER_MS) return;
+    this.tail = { list, rows: windowRows(list, this.screenRows!()), seen: t };
     this.reobserve();
-    this.armTailTimer();
-  }
-
-  private armTailTimer(): void {
-    if (this.tailTimer) return;
-    this.tailTimer = true;
-    this.setTimer(() => this.rereadTails(), TAIL_REREAD_MS);
+    this.setTimer(() => this.rereadTail(), TAIL_REREAD_MS);
   }
 
   /**
-   * Every `TAIL_REREAD_MS`: each tail is handed over whole (its rows out of the window changed
-   * unseen; what they held is swept); one whose window saw no change meanwhile stopped
+   * Every `TAIL_REREAD_MS`: the tail is handed over whole (its rows out of the window changed
+   * unseen; what they held is swept); if its window saw no change meanwhile it stopped
    * re-rendering, and is observed as before from now on.
    */
-  private rereadTails(): void {
-    this.tailTimer = false;
-    if (this.disposed || !this.tails.size) return;
-    const t = this.now();
-    const touched: Node[] = [];
-    let ended = false;
-    for (const [list, tail] of this.tails) {
-      if (list.isConnected) touched.push(list);
-      if (!list.isConnected || t - tail.seen >= TAIL_REREAD_MS) {
-        this.tails.delete(list);
-        ended = true;
-      }
-    }
-    if (ended) this.reobserve();
-    if (this.tails.size) this.armTailTimer();
-    this.onBatch({ touched, removed: true, removedNodes: [], removalsUnseen: true, reread: true });
+  private rereadTail(): void {
+    const tail = this.tail;
+    if (this.disposed || !tail) return;
+    const { list } = tail;
+    if (!list.isConnected || this.now() - tail.seen >= TAIL_REREAD_MS) {
+      this.tail = undefined;
+      this.reobserve();
+    } else this.setTimer(() => this.rereadTail(), TAIL_REREAD_MS);
+    this.onBatch({ touched: list.isConnected ? [list] : [], removed: true, removedNodes: [], removalsUnseen: true, reread: true });
   }
 
   /**
@@ -391,9 +376,8 @@ export class MutationQueue {
     this.replan = false;
     this.takeRecords();
     this.observer.disconnect();
-    const windows = new Map<Node, Node[]>();
-    for (const [list, tail] of this.tails) windows.set(list, tail.rows);
-    const plan = observationPlan(this.liveRoots(), this.rebuilds.containers(), MAX_OBSERVE_CALLS, windows);
+    const tail = this.tail;
+    const plan = observationPlan(this.liveRoots(), this.rebuilds.containers(), MAX_OBSERVE_CALLS, tail && [tail.list, tail.rows]);
     this.path = plan.path;
     for (const [node, options] of plan.calls) this.observer.observe(node, options);
     if (this.records.size > 0) this.requestFlush();
@@ -468,11 +452,12 @@ export class MutationQueue {
     const records = list.items;
     let reads = 0;
     const outOfTime = () => ++reads % CLOCK_EVERY === 0 && this.now() >= deadline;
-    const tailed = this.tails.size > 0;
-    const readAt = tailed ? this.now() : 0;
+    const tail = this.tail;
+    const readAt = tail ? this.now() : 0;
     reading: while (list.head < records.length) {
       const r = records[list.head]!;
-      if (tailed) this.noteTailChange(r.target, readAt);
+      // The tail still re-renders.
+      if (tail?.list.contains(r.target)) tail.seen = readAt;
       if (r.type === 'characterData') {
         add(r.target);
       } else {
@@ -515,18 +500,6 @@ export class MutationQueue {
     // Before the batch: what it hands over is read after its new observers are in place.
     if (this.replan) this.reobserve();
     if (touched.length > 0 || removed) this.onBatch({ touched, removed, removedNodes });
-    if (this.windowStale) {
-      this.windowStale = false;
-      this.moveWindow();
-    }
-  }
-
-  /** A record under a tail: it still re-renders; one on the list itself moves its window. */
-  private noteTailChange(target: Node, at: number): void {
-    for (const [list, tail] of this.tails) {
-      if (list === target) this.windowStale = true;
-      if (list.contains(target)) tail.seen = at;
-    }
   }
 
   /**

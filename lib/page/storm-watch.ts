@@ -116,18 +116,19 @@ export interface ObservationPlan {
  * children `characterData`. A container inside another storming one, or in no root observed,
  * is left out; past `max` calls, every root is observed as before.
  *
- * `tails` (a list re-rendered wholesale again and again, mutation-queue.ts) are observed around
- * as storms are, plus themselves `childList` only and the rows given (their window) with the
- * full options: not the rest of their rows, whose text changes are read by a re-read instead.
+ * The `tail` (a list re-rendered wholesale again and again, mutation-queue.ts) is observed
+ * around as a storm is, plus itself `childList` only and the rows given (its window) with the
+ * full options: not its other rows, whose text changes are read by a re-read instead.
  */
 export function observationPlan(
   roots: Iterable<Node>,
   storming: Iterable<Node>,
   max = MAX_OBSERVE_CALLS,
-  tails: ReadonlyMap<Node, Iterable<Node>> = new Map(),
+  tail?: readonly [list: Node, rows: readonly Node[]],
 ): ObservationPlan {
   const rootSet = new Set(roots);
-  const held = new Set([...storming, ...tails.keys()]);
+  const held = new Set(storming);
+  if (tail) held.add(tail[0]);
   const path = new Set<Node>();
   const calls: [Node, MutationObserverInit][] = [];
   for (const root of held) {
@@ -148,11 +149,10 @@ export function observationPlan(
   }
   for (const root of rootSet) if (!path.has(root) && !held.has(root)) calls.push([root, SUBTREE]);
   if (calls.length > max) return { calls: [...rootSet].map((root) => [root, SUBTREE]), path: new Set() };
-  // A tail: its rows added or removed, and the rows of its window with everything under them.
-  for (const [root, rows] of tails) {
-    if (!held.has(root)) continue;
-    calls.push([root, CHILDREN]);
-    for (const row of rows) if (row.parentNode === root) calls.push([row, SUBTREE]);
+  // The tail: its rows added or removed, and the rows of its window with everything under them.
+  if (tail && held.has(tail[0])) {
+    calls.push([tail[0], CHILDREN]);
+    for (const row of tail[1]) if (row.parentNode === tail[0]) calls.push([row, SUBTREE]);
   }
   return { calls, path };
 }
@@ -165,30 +165,28 @@ export const MAX_WINDOW_ROWS = 400;
 /**
  * A tail's window: its children holding the rows on screen, and as many again (at least
  * `WINDOW_MARGIN`) above and below, so that a row scrolled onto the screen was observed before
- * (its text changes were seen). None when nothing of it is on screen.
+ * (its text changes were seen). None when nothing of it is on screen. The rows on screen are
+ * next to each other: all lie within their count of any one of them (the window is then up to
+ * twice their count larger than needed).
  */
 export function windowRows(container: Node, screen: Iterable<Node>): Node[] {
-  const on = new Set<Node>();
+  let one: Node | undefined;
+  let count = 0;
   for (const row of screen) {
     let node: Node | null = row;
     while (node && node.parentNode !== container) node = node.parentNode;
-    if (node) on.add(node);
+    if (node) (one = node), count++;
   }
-  let first: Node | undefined;
-  let last: Node | undefined;
-  for (const node of on) {
-    if (!first || node.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) first = node;
-    if (!last || node.compareDocumentPosition(last) & Node.DOCUMENT_POSITION_PRECEDING) last = node;
-  }
-  if (!first || !last) return [];
-  const margin = Math.max(on.size, WINDOW_MARGIN);
-  let start = first;
-  for (let k = 0; k < margin && start.previousSibling; k++) start = start.previousSibling;
   const rows: Node[] = [];
-  let past = margin + 1;
-  for (let node: Node | null = start; node && past > 0 && rows.length < MAX_WINDOW_ROWS; node = node.nextSibling) {
+  if (!one) return rows;
+  const reach = count + WINDOW_MARGIN;
+  let node: Node | null = one;
+  for (let k = 0; k < reach && node.previousSibling; k++) node = node.previousSibling;
+  // Rows taken past `one` (from when it is reached).
+  let past = -1;
+  for (; node && past < reach && rows.length < MAX_WINDOW_ROWS; node = node.nextSibling) {
     rows.push(node);
-    if (node === last || past <= margin) past--;
+    if (past >= 0 || node === one) past++;
   }
   return rows;
 }
