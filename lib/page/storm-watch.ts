@@ -175,7 +175,9 @@ export function windowRows(container: Node, screen: Iterable<Node>): Node[] {
   for (const row of screen) {
     let node: Node | null = row;
     while (node && node.parentNode !== container) node = node.parentNode;
-    if (node) (one = node), count++;
+    if (!node) continue;
+    one = node;
+    count++;
   }
   const rows: Node[] = [];
   if (!one) return rows;
