@@ -336,12 +336,14 @@ export class MutationQueue {
   }
 
   /**
-   * A big frame: the lowest element holding its first and last records' targets is the list
-   * re-rendered; a second big frame under it within `TAIL_ENTER_MS` makes it the tail.
+   * A big frame: the lowest element holding the targets of its records a quarter and three
+   * quarters in is the list re-rendered (not its first or last: a page updates a counter
+   * beside the list before or after rendering it, live-rerender.html's "Renders: n"); a second
+   * big frame under it within `TAIL_ENTER_MS` makes it the tail.
    */
   private noteBigFrame(records: RecordList): void {
-    const items = records.items;
-    const list = commonAncestor(items[records.head]!.target, items[items.length - 1]!.target);
+    const { items, head, size } = records;
+    const list = commonAncestor(items[head + (size >> 2)]!.target, items[head + ((3 * size) >> 2)]!.target);
     if (this.tail || list?.nodeType !== Node.ELEMENT_NODE || list.childNodes.length < TAIL_MIN_ROWS) return;
     const t = this.now();
     const last = this.lastBigFrame;
