@@ -320,9 +320,9 @@ export class MutationQueue {
   }
 
   /**
-   * The screen moved (a new viewport sample): the tail's window follows it, and its rows new
-   * to the window are read (their text may have changed while they were not observed). Rows
-   * the page adds to the list are read as usual, and in the window from the next sample.
+   * The screen moved (a new viewport sample), or the page added or removed rows of the tail
+   * (new events at its top): the tail's window follows, and its rows new to the window are
+   * read (their text may have changed while they were not observed).
    */
   moveWindow(): void {
     const tail = this.tail;
@@ -456,10 +456,14 @@ export class MutationQueue {
     const outOfTime = () => ++reads % CLOCK_EVERY === 0 && this.now() >= deadline;
     const tail = this.tail;
     const readAt = tail ? this.now() : 0;
+    let rowsMoved = false;
     reading: while (list.head < records.length) {
       const r = records[list.head]!;
-      // The tail still re-renders.
-      if (tail?.list.contains(r.target)) tail.seen = readAt;
+      // The tail still re-renders; rows added to it or removed move its window.
+      if (tail?.list.contains(r.target)) {
+        tail.seen = readAt;
+        rowsMoved ||= r.target === tail.list;
+      }
       if (r.type === 'characterData') {
         add(r.target);
       } else {
@@ -502,6 +506,7 @@ export class MutationQueue {
     // Before the batch: what it hands over is read after its new observers are in place.
     if (this.replan) this.reobserve();
     if (touched.length > 0 || removed) this.onBatch({ touched, removed, removedNodes });
+    if (rowsMoved) this.moveWindow();
   }
 
   /**

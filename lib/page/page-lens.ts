@@ -155,8 +155,9 @@ export class PageLens {
     this.mutations = new MutationQueue((batch) => this.onMutations(batch), this.scheduleFrame, {
       onBigFrame: () => this.rescanScreen(),
       afterPaint: this.afterPaint,
-      // A live tail is observed by the rows around these (its window).
-      screenRows: () => this.screenRows,
+      // A live tail is observed by the rows around these (its window): the last sample's, and
+      // what the observers report on screen now (new events pushed the sampled rows down).
+      screenRows: () => [...this.screenRows, ...this.tracker.visibleElements()],
     });
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);

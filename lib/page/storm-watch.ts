@@ -159,8 +159,11 @@ export function observationPlan(
 
 /** Rows of a tail's window beyond those on screen, above and below, at least. */
 const WINDOW_MARGIN = 20;
-/** Rows of a tail's window at most (a screen of tiny rows). */
-export const MAX_WINDOW_ROWS = 400;
+/**
+ * Rows of a tail's window at most (a screen of tiny rows): at 4 text cells a row, fewer records
+ * a render than a big frame (mutation-queue.ts, BIG_FRAME_RECORDS).
+ */
+export const MAX_WINDOW_ROWS = 200;
 
 /**
  * A tail's window: its children holding the rows on screen, and as many again (at least
@@ -170,18 +173,17 @@ export const MAX_WINDOW_ROWS = 400;
  * twice their count larger than needed).
  */
 export function windowRows(container: Node, screen: Iterable<Node>): Node[] {
+  // Its children on screen (several cells of one row on screen are one).
+  const on = new Set<Node>();
   let one: Node | undefined;
-  let count = 0;
   for (const row of screen) {
     let node: Node | null = row;
     while (node && node.parentNode !== container) node = node.parentNode;
-    if (!node) continue;
-    one = node;
-    count++;
+    if (node) on.add((one = node));
   }
   const rows: Node[] = [];
   if (!one) return rows;
-  const reach = count + WINDOW_MARGIN;
+  const reach = on.size + WINDOW_MARGIN;
   let node: Node | null = one;
   for (let k = 0; k < reach && node.previousSibling; k++) node = node.previousSibling;
   // Rows taken past `one` (from when it is reached).

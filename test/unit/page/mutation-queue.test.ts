@@ -637,6 +637,22 @@ describe('mutation queue', () => {
       queue.disconnect();
     });
 
+    // A keyed list (hostile/live-tail.html) inserts new events at its top and keeps its rows:
+    // the rows on screen are then others than at the last sample, and the page may not scroll.
+    it('rows the page adds to it move its window: a new event at the top of the screen is observed', async () => {
+      const { list, rows, fake, queue, render, moveTo } = await tailPage();
+      await render('first');
+      await render('second');
+      const event = document.createElement('li');
+      event.textContent = 'new event';
+      list.prepend(event);
+      moveTo([event, ...rows.slice(0, 4)]);
+      await render('third');
+      expect(fake.observed.get(event)).toEqual({ childList: true, subtree: true, characterData: true });
+      expect(fake.observed.has(rows[500]!)).toBe(false);
+      queue.disconnect();
+    });
+
     it('once its window saw no change for TAIL_REREAD_MS, is observed as before, and read whole once more', async () => {
       const { list, fake, queue, batches, render, wait } = await tailPage();
       await render('first');

@@ -105,6 +105,9 @@ describe('observationPlan with a tail, and its window', () => {
     expect(window).toEqual(expect.arrayContaining(rows.slice(80, 130)));
     // At the top: from the first row.
     expect(windowRows(ol, [rows[2]!])).toEqual(rows.slice(0, 24));
+    // A row counts once however many of its cells are on screen (reported by the observers too).
+    const cells = [rows[50]!, rows[50]!.firstChild!, rows[50]!.firstChild!.firstChild!];
+    expect(windowRows(ol, cells)).toEqual(rows.slice(29, 72));
     // Nothing of it on screen: no window.
     expect(windowRows(ol, [document.body])).toEqual([]);
     const many = list(1_000).rows;
