@@ -120,6 +120,8 @@ export class PageLens {
   /** When the page last removed nodes, and the timer waiting for it to go quiet (compactWhenQuiet). */
   private removedAt = 0;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether start()'s scan has begun (it waits for the page's next frame). */
+  private scanStarted = false;
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -177,6 +179,7 @@ export class PageLens {
     this.doc.addEventListener('scroll', () => this.scheduleResample(), { capture: true, passive: true, signal });
     this.win.addEventListener('resize', () => this.scheduleResample(), { passive: true, signal });
     await (this.deps.nextFrame ?? (() => frameWatch(this.doc)?.next()))();
+    this.scanStarted = true;
     if (!signal.aborted) await this.scanPage();
   }
 
@@ -238,7 +241,8 @@ export class PageLens {
   }
 
   get scanning(): boolean {
-    return this.scanner.busy || this.lookups.pending > 0;
+    // Also while the first scan waits for its frame: the popup's list is not final yet.
+    return !this.scanStarted || this.scanner.busy || this.lookups.pending > 0;
   }
 
   /** Resolves when scanning is done and every lookup asked so far has its answer. */

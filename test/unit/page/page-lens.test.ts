@@ -136,6 +136,8 @@ describe('PageLens', () => {
     const started = lens.start();
     await new Promise((r) => setTimeout(r, 0));
     expect(lens.store.ipCount).toBe(0);
+    // The popup asking meanwhile is told the list is not final.
+    expect(lens.scanning).toBe(true);
     frame();
     await started;
     expect(lens.store.ipCount).toBe(1);
