@@ -112,7 +112,7 @@ export interface TimeSlicerOptions {
   yieldFn?: YieldFn;
   /** Frames rendered (null: slices never wait for one). */
   frames?: FrameWatch | null;
-  /** Slice time since the last frame after which the next slice waits for a frame (one slice's budget). */
+  /** Slice time since the last frame after which the next slice waits for a frame. */
   frameBudgetMs?: number;
 }
 
@@ -130,16 +130,14 @@ export interface TimeSlicer {
  * compositor is still busy with the last one): the frame then counts all of them, and with
  * its own restyle and GC it went past 50 ms (registered scan: frames of 81-139 ms thread
  * time, 41-90 ms of them our slices). So after `frameBudgetMs` of slices with no frame in
- * between, the next background slice waits for one. One slice's worth by default: with two
- * (16 ms), frames that also paint marks (PrePaint ~20 ms + Paint ~8 ms on the 10,000-row page)
- * reached 44-69 ms, 8-20 ms of them our slices (bench page, registered, first12).
+ * between, the next background slice waits for one.
  */
 export function createTimeSlicer(options: TimeSlicerOptions = {}): TimeSlicer {
   const budget = options.budgetMs ?? 8;
   const now = options.now ?? (() => performance.now());
   const yieldFn = options.yieldFn ?? defaultYield();
   const frames = options.frames === undefined ? frameWatch() : options.frames;
-  const frameBudget = options.frameBudgetMs ?? budget;
+  const frameBudget = options.frameBudgetMs ?? 16;
   let started = now();
   /** Slice time since the last frame seen. */
   let sinceFrame = 0;

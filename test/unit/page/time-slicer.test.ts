@@ -59,24 +59,11 @@ describe('time slicer: frames between slices (issue 11)', () => {
     };
   }
 
-  it('by default runs one background slice per frame: after a slice with no frame, waits for one', async () => {
-    let t = 0;
-    const frames = fakeFrames();
-    const slicer = createTimeSlicer({ budgetMs: 8, now: () => t, yieldFn: async () => {}, frames });
-    slicer.begin();
-    t += 8;
-    const paused = slicer.pause('background');
-    await Promise.resolve();
-    expect(frames.waits).toBe(1);
-    frames.frame();
-    await paused;
-  });
-
-  it('after frameBudgetMs of slices with no frame between them, waits for a frame, then yields', async () => {
+  it('after 16 ms of slices with no frame between them, waits for a frame, then yields', async () => {
     let t = 0;
     let yields = 0;
     const frames = fakeFrames();
-    const slicer = createTimeSlicer({ budgetMs: 8, now: () => t, yieldFn: async () => void yields++, frames, frameBudgetMs: 16 });
+    const slicer = createTimeSlicer({ budgetMs: 8, now: () => t, yieldFn: async () => void yields++, frames });
     slicer.begin();
     t += 8;
     await slicer.pause();
@@ -100,7 +87,7 @@ describe('time slicer: frames between slices (issue 11)', () => {
   it('never waits while frames come between its slices', async () => {
     let t = 0;
     const frames = fakeFrames();
-    const slicer = createTimeSlicer({ budgetMs: 8, now: () => t, yieldFn: async () => frames.frame(), frames, frameBudgetMs: 16 });
+    const slicer = createTimeSlicer({ budgetMs: 8, now: () => t, yieldFn: async () => frames.frame(), frames });
     slicer.begin();
     for (let i = 0; i < 10; i++) {
       t += 12;
