@@ -60,6 +60,8 @@ export class Highlighter {
   private readonly unpainted = new Map<AbstractRange, Severity | undefined>();
   private paintDue = false;
   private disposed = false;
+  /** Whether the highlights are in the registry: from the first paint on (see paint). */
+  private registered = false;
   private readonly roots = new Set<StyleRoot>();
   /** Where ensureInstalled's round of shadow roots resumes. */
   private nextRoot = 0;
@@ -81,7 +83,6 @@ export class Highlighter {
       h.priority = PRIORITY[severity];
       this.highlights.set(severity, h);
     }
-    this.ensureInstalled();
   }
 
   /** Puts one range under a severity (moving it out of the one it had). */
@@ -105,6 +106,13 @@ export class Highlighter {
   paint(): void {
     this.paintDue = false;
     if (this.disposed) return;
+    // Registered with the first marks, not as the script starts: registering a highlight
+    // repaints the whole document (PrePaint 17 ms on the 10,000-row page with marks.css), and
+    // at start that landed in the page's own first frame (issue 11, first12).
+    if (!this.registered) {
+      this.registered = true;
+      this.ensureInstalled();
+    }
     for (const [range, painted] of this.unpainted) {
       const now = this.current.get(range);
       if (now === painted) continue;
@@ -160,7 +168,7 @@ export class Highlighter {
   }
 
   /**
-   * Re-registers highlights and re-adopts the sheet if the page removed them. It runs on every
+   * Re-registers highlights (once painted) and re-adopts the sheet if the page removed them. It runs on every
    * batch of work, so it looks at the document every time but at only ROOTS_PER_CHECK shadow
    * roots, in turn: reading `adoptedStyleSheets` of all 1,000 roots of a 1,000-deep shadow page
    * on every mutation batch was the largest cost there (bench page-profile, issue 10). A root
@@ -169,7 +177,7 @@ export class Highlighter {
   ensureInstalled(): void {
     for (const [severity, h] of this.highlights) {
       const name = highlightName(severity);
-      if (this.env.registry.get(name) !== h) this.env.registry.set(name, h);
+      if (this.registered && this.env.registry.get(name) !== h) this.env.registry.set(name, h);
     }
     const shadows: StyleRoot[] = [];
     for (const root of this.roots) {

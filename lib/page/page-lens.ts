@@ -21,7 +21,7 @@ import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './page-
 import { Scanner } from './scanner';
 import { hasStaticMarkStyles } from './static-styles';
 import { isInsideSkipped, type SkipOptions } from './skip-rules';
-import { createTimeSlicer, type TimeSlicer } from './time-slicer';
+import { createTimeSlicer, frameWatch, type TimeSlicer } from './time-slicer';
 import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './near-tracker';
 import { sampleViewport } from './viewport-sample';
 import { compactMap } from './set-map';
@@ -53,6 +53,8 @@ export interface PageLensDeps extends DisplaySettings {
   sampleViewport?: () => Element[];
   /** Runs a task after the frame is painted (the mutation queue's big frames); tests inject. */
   afterPaint?: (task: () => void) => void;
+  /** Resolves after the page's next frame (or none comes: see frameWatch); tests inject. */
+  nextFrame?: () => Promise<void>;
 }
 
 /** Answers and address classes kept for IPs no longer on the page, at most (issue 15). */
@@ -118,6 +120,8 @@ export class PageLens {
   /** When the page last removed nodes, and the timer waiting for it to go quiet (compactWhenQuiet). */
   private removedAt = 0;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether start()'s scan has begun (it waits for the page's next frame). */
+  private scanStarted = false;
 
   constructor(private readonly deps: PageLensDeps) {
     this.doc = deps.doc ?? document;
@@ -163,15 +167,23 @@ export class PageLens {
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
   }
 
-  /** Scans the whole document, then keeps following it. Resolves when the first scan is done. */
-  start(): Promise<void> {
+  /**
+   * Scans the whole document, then keeps following it. Resolves when the first scan is done.
+   * The scan starts after the page's next frame: begun as the script starts (document idle),
+   * its viewport sample forced the page's first layout and its first slice and GC ran in the
+   * page's first frame, which they made 30-40 ms longer (issue 11, first12); after that frame
+   * the layout is clean and the marks come a frame later, with nothing of the page's in it.
+   */
+  async start(): Promise<void> {
     this.mutations.observe(this.doc);
     // Rows scrolled to are scanned first, before the rest of the page (and, past the page's
     // limits, they are all that is scanned).
     const signal = this.abort.signal;
     this.doc.addEventListener('scroll', () => this.scheduleResample(), { capture: true, passive: true, signal });
     this.win.addEventListener('resize', () => this.scheduleResample(), { passive: true, signal });
-    return this.scanPage();
+    await (this.deps.nextFrame ?? (() => frameWatch(this.doc)?.next()))();
+    this.scanStarted = true;
+    if (!signal.aborted) await this.scanPage();
   }
 
   /** Scans everything again (in-app navigation); unchanged text keeps its marks. */
@@ -233,7 +245,8 @@ export class PageLens {
   }
 
   get scanning(): boolean {
-    return this.scanner.busy || this.lookups.pending > 0;
+    // Also while the first scan waits for its frame: the popup's list is not final yet.
+    return !this.scanStarted || this.scanner.busy || this.lookups.pending > 0;
   }
 
   /** Resolves when scanning is done and every lookup asked so far has its answer. */

@@ -8,9 +8,14 @@ import { fakeHighlighterEnv } from './dom-fakes';
 const range = () => ({}) as AbstractRange;
 
 describe('Highlighter', () => {
-  it('registers one highlight per severity under the public names, riskier on top', () => {
+  it('registers one highlight per severity under the public names, riskier on top, with the first marks', () => {
     const env = fakeHighlighterEnv();
-    new Highlighter(env);
+    const h = new Highlighter(env);
+    // Not before: registering a highlight repaints the whole document, and a script that
+    // starts as the page loads would do it in the page's own first frame.
+    h.ensureInstalled();
+    expect(env.names.size).toBe(0);
+    h.set(range(), 'pending');
     expect([...env.names.keys()].sort()).toEqual(SEVERITIES.map((s) => `ip-rep-${s}`).sort());
     expect(env.names.get('ip-rep-critical')!.priority).toBeGreaterThan(env.names.get('ip-rep-low')!.priority);
   });
@@ -40,7 +45,7 @@ describe('Highlighter', () => {
     h.set(c, 'pending');
     // The lens sees its marks at once; the page's highlights wait for the paint, asked once.
     expect(h.severityOf(a)).toBe('pending');
-    expect(env.names.get('ip-rep-pending')!.size).toBe(0);
+    expect(env.names.get('ip-rep-pending')?.size ?? 0).toBe(0);
     expect(paints).toHaveLength(1);
     paints.shift()!();
     expect([...env.names.get('ip-rep-pending')!]).toEqual([a, b, c]);
@@ -83,6 +88,7 @@ describe('Highlighter', () => {
     expect(document.adoptedStyleSheets.length).toBe(2);
     expect(document.adoptedStyleSheets[0]).toBe(pageSheet);
     expect(shadow.adoptedStyleSheets.length).toBe(1);
+    h.set(range(), 'pending');
 
     document.adoptedStyleSheets = [pageSheet];
     env.names.clear();

@@ -68,6 +68,7 @@ function setup(html: string, opts: SetupOptions = {}) {
     createTracker: vis.create,
     caret: () => null,
     sampleViewport: opts.visible ?? (() => []),
+    nextFrame: () => Promise.resolve(),
     ...(opts.afterPaint ? { afterPaint: opts.afterPaint } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
   });

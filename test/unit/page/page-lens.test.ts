@@ -47,6 +47,7 @@ function setup(
     /** The whole-page scan holds text of rows not near without occurrences (fakeTracker). */
     farRows?: boolean;
     caret?: CaretLookup;
+    nextFrame?: () => Promise<void>;
   } = {},
 ) {
   document.body.innerHTML = html;
@@ -73,13 +74,15 @@ function setup(
     scheduleFlush: (f) => flushes.push(f),
     createTracker: vis.create,
     caret: opts.caret ?? (() => null),
+    nextFrame: opts.nextFrame ?? (() => Promise.resolve()),
     onSummary: (c) => summaries.push(c),
     summaryDelayMs: 0,
     ...(opts.isOwnUi ? { isOwnUi: opts.isOwnUi } : {}),
     ...(opts.staticStyles !== undefined ? { staticStyles: opts.staticStyles } : {}),
   });
   const names = (severity: Severity) =>
-    [...env.names.get(`ip-rep-${severity}`)!].map((r) => (r.startContainer as Text).data.slice(r.startOffset, r.endOffset)).sort();
+    // A highlight is registered with the first marks (highlighter.ts).
+    [...(env.names.get(`ip-rep-${severity}`) ?? [])].map((r) => (r.startContainer as Text).data.slice(r.startOffset, r.endOffset)).sort();
   const runFlushes = () => {
     const f = flushes;
     flushes = [];
@@ -125,6 +128,19 @@ describe('PageLens', () => {
     expect(names('critical')).toEqual(['185.220.101.1']);
     expect(names('clean')).toEqual([]);
     expect(lens.pageIps().map((p) => p.ip)).toContain('8.8.8.8');
+  });
+
+  it("reads nothing before the page's next frame: its first layout and paint are the page's own", async () => {
+    let frame!: () => void;
+    const { lens } = setup('<p>185.220.101.1</p>', { nextFrame: () => new Promise<void>((r) => (frame = r)) });
+    const started = lens.start();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(lens.store.ipCount).toBe(0);
+    // The popup asking meanwhile is told the list is not final.
+    expect(lens.scanning).toBe(true);
+    frame();
+    await started;
+    expect(lens.store.ipCount).toBe(1);
   });
 
   it('follows added rows, changed text and removed rows', async () => {
@@ -401,6 +417,7 @@ describe('PageLens settings', () => {
       scheduleFlush: () => {},
       createTracker: vis.create,
       caret: () => null,
+      nextFrame: () => Promise.resolve(),
       staticStyles: true,
     });
     await lens.start();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTimeSlicer, defaultYield, frameWatch } from '@/lib/page/time-slicer';
 
 describe('time slicer', () => {
@@ -164,6 +164,22 @@ describe('frameWatch', () => {
     observer.callback();
     await next;
     expect(done).toBe(true);
+  });
+
+  it('stops waiting after 100 ms when no frame comes (a page that renders nothing, a browser that reports none)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { watch } = setup();
+      let done = false;
+      const next = watch.next().then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(99);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await next;
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not wait in a hidden tab (no frames are rendered there)', async () => {
