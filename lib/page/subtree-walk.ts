@@ -22,7 +22,7 @@
  * Regions are read before the text: an editor the page adds later is caught by the mutation
  * path (isInsideSkipped), which rescans what the page adds.
  */
-import { couldHoldIp, isSkippedElement, isSkippedTag, type SkipOptions } from './skip-rules';
+import { couldHoldIp, isSkippedElement, isSkippedTag, mayHostShadow, type SkipOptions } from './skip-rules';
 
 export interface WalkVisitor {
   /**
@@ -176,11 +176,12 @@ export class SubtreeWalk {
     let el = this.nextElement;
     let count = 0;
     while (el) {
-      if (isSkippedElement(el, this.skip)) {
+      const tag = el.tagName;
+      if (isSkippedElement(el, this.skip, tag)) {
         this.regions.push(el);
         el = nextOutside(walker);
       } else {
-        const shadow = el.shadowRoot;
+        const shadow = mayHostShadow(tag) ? el.shadowRoot : null;
         if (shadow) this.visitor.shadowRoot(shadow);
         el = walker.nextNode() as Element | null;
       }
