@@ -11,6 +11,8 @@
  * example `git archive main lib | tar -x -C <dir>`), to compare two versions in one sitting;
  * both are printed when it is set.
  *
+ * BENCH_PHASES_PROFILE=<stage> profiles one stage instead (page-phases/profile.ts).
+ *
  * BENCH_PHASES_WORLD=isolated runs every stage, the floor included, in an isolated world (CDP
  * Page.createIsolatedWorld), as the content script runs: there each node touched needs a
  * wrapper of that world, which a main-world reader finds made already for the elements the
@@ -23,6 +25,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import { startSimulator, type Simulator } from '../sim/server';
+import { runProfile } from './page-phases/profile';
 import { markedThreadMs, median, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, VIEWPORT } from './page';
 
 const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
@@ -112,6 +115,16 @@ export async function run(): Promise<void> {
   }
   const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
+  const profileStage = process.env.BENCH_PHASES_PROFILE;
+  if (profileStage !== undefined) {
+    try {
+      await runProfile(browser, sim, [['this tree', '.'], ...(other ? [[other, other] as [string, string]] : [])], HARNESS, Number(profileStage), runs);
+    } finally {
+      await browser.close();
+      await sim.close();
+    }
+    return;
+  }
   const times = builds.map(() => STAGES.map((): number[] => []));
   const warmTimes = builds.map(() => STAGES.map((): number[] => []));
   try {
