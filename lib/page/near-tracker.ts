@@ -112,8 +112,9 @@ interface Chunk {
 }
 
 /**
- * At least `n` element children? Counted by walking siblings, never `childElementCount`: that
- * walks all children each time (a 10,000-row tbody cost 3.7 s over one scan in the benchmark).
+ * At least `n` element children? Counted by walking siblings, not `childElementCount`, for a
+ * parent known to be a list: that walks all children each time (a 10,000-row tbody cost 3.7 s
+ * over one scan in the benchmark).
  */
 function hasChildren(parent: Element, n: number): boolean {
   let child = parent.firstElementChild;
@@ -149,10 +150,28 @@ function isList(parent: Element): boolean {
   }
   let known = listCounts.get(parent);
   if (known === undefined) {
-    known = hasChildren(parent, LIST_MIN_CHILDREN);
+    known = countsAsList(parent);
     listCounts.set(parent, known);
   }
   return known;
+}
+
+/** Parents found to be lists in an earlier count (see countsAsList). */
+const knownLists = new WeakSet<Element>();
+
+/**
+ * A parent's list test. A row or a cell is counted by `childElementCount`: one call that returns
+ * a number, where walking its children made one call per child, each returning an element, and
+ * in the content script's isolated world each element returned is looked up in that world's
+ * wrapper map (7 calls per row of the 10,000-row table, ~10 ms of its first pass, issue 11).
+ * But childElementCount reads every child: a list (a 10,000-row tbody, a grid of 200,000 cells)
+ * is counted so once, then by the walk that stops at LIST_MIN_CHILDREN.
+ */
+function countsAsList(parent: Element): boolean {
+  if (knownLists.has(parent)) return hasChildren(parent, LIST_MIN_CHILDREN);
+  const list = parent.childElementCount >= LIST_MIN_CHILDREN;
+  if (list) knownLists.add(parent);
+  return list;
 }
 
 /** The row-like ancestor of an element: what scrolls by as one piece. */

@@ -146,7 +146,7 @@ export class PageLens {
       findIps: cachedFinder(deps.findIps),
       ...(deps.onText ? { onText: deps.onText } : {}),
       store: this.store,
-      farRowOf: (node) => this.farRowOf(node),
+      farRowOf: (parent) => this.tracker.farRowOf(parent),
       slicer: deps.slicer ?? createTimeSlicer(),
       skip: this.skip,
       onChange: (change) => this.applyChange(change),
@@ -407,15 +407,6 @@ export class PageLens {
     if (!parent) return null;
     if (parent.nodeType === Node.ELEMENT_NODE) return parent as Element;
     return (parent as ShadowRoot).host ?? null;
-  }
-
-  /**
-   * The row to hold a text of the whole-page scan under without occurrences, or null to read
-   * it fully: a row not known near. Text in a shadow root's top level is always read fully.
-   */
-  private farRowOf(node: Text): Element | null {
-    const parent = node.parentNode;
-    return parent?.nodeType === Node.ELEMENT_NODE ? this.tracker.farRowOf(parent as Element) : null;
   }
 
   private applyChange(change: StoreChange): void {

@@ -35,9 +35,10 @@ export interface ScannerDeps {
   limits?: Partial<PageLimits>;
   /**
    * The row to hold a text read by the whole-page scan under, without occurrences, when that
-   * row is not known to be near (issue 11); null: read it fully. Urgent text is always read fully.
+   * row is not known to be near (issue 11); null: read it fully. Asked with the text's parent
+   * element; urgent text, and text whose parent is a shadow root, is always read fully.
    */
-  farRowOf?: (node: Text) => Element | null;
+  farRowOf?: (parent: Element) => Element | null;
   /** Called after every slice that changed the store. */
   onChange: (change: StoreChange) => void;
   /** An open shadow root was found (to observe it and adopt styles into it). */
@@ -145,8 +146,7 @@ export class Scanner {
   }
 
   private visitor = {
-    text: (node: Text): boolean => {
-      const data = node.data;
+    text: (node: Text, data: string, parent: Element | null): boolean => {
       if (this.current === 'background') {
         this.textNodes++;
         this.chars += data.length;
@@ -160,7 +160,7 @@ export class Scanner {
       // CIDR blocks are read from the same text; a huge node is left to the IP limits.
       if (data.length <= LARGE_TEXT) this.deps.onText?.(node, data);
       if (matches.length > 0) {
-        const farRow = this.current === 'background' ? this.deps.farRowOf?.(node) : null;
+        const farRow = this.current === 'background' && parent ? this.deps.farRowOf?.(parent) : null;
         this.deps.store.setMatches(node, matches, this.change, farRow);
       } else if (this.deps.store.hasNode(node)) {
         this.deps.store.setMatches(node, matches, this.change);

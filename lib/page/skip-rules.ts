@@ -43,6 +43,21 @@ export function couldHoldIp(data: string): boolean {
   return data.length >= MIN_WORD_DOT_LENGTH && WORD_DOT.test(data);
 }
 
+/**
+ * The elements attachShadow accepts (DOM standard, "valid shadow host name"), upper case as
+ * tagName gives them in HTML documents and lower case as in XHTML; and custom elements (a dash
+ * in the name). No other element has a shadow root, and reading `shadowRoot` is a call into the
+ * DOM: one per element of the walk (70,000 on the 10,000-row table's cells and rows, issue 11).
+ */
+const SHADOW_HOSTS = new Set(
+  'ARTICLE ASIDE BLOCKQUOTE BODY DIV FOOTER H1 H2 H3 H4 H5 H6 HEADER MAIN NAV P SECTION SPAN'.split(' ').flatMap((t) => [t, t.toLowerCase()]),
+);
+
+/** Whether an element with this tagName can have a shadow root. */
+export function mayHostShadow(tag: string): boolean {
+  return SHADOW_HOSTS.has(tag) || tag.includes('-');
+}
+
 export interface SkipOptions {
   /**
    * Whether an element is part of our own UI (the hover card host): true for the host and for
@@ -56,9 +71,12 @@ export function isSkippedTag(element: Element): boolean {
   return SKIPPED_TAGS.has(element.tagName);
 }
 
-/** Checked for each element during a walk: cheap property reads only, no style or layout. */
-export function isSkippedElement(element: Element, options: SkipOptions = {}): boolean {
-  if (SKIPPED_TAGS.has(element.tagName)) return true;
+/**
+ * Checked for each element during a walk: cheap property reads only, no style or layout.
+ * `tag`: its tagName, when the caller read it already.
+ */
+export function isSkippedElement(element: Element, options: SkipOptions = {}, tag = element.tagName): boolean {
+  if (SKIPPED_TAGS.has(tag)) return true;
   // `contenteditable` / `contenteditable=""` / `plaintext-only` are editable; only "false" is not.
   const editable = element.getAttribute('contenteditable');
   if (editable !== null && editable.toLowerCase() !== 'false') return true;

@@ -10,14 +10,22 @@
  * BENCH_PHASES_LIB=<dir> bundles the harness against `<dir>/lib` instead of this tree's (for
  * example `git archive main lib | tar -x -C <dir>`), to compare two versions in one sitting;
  * both are printed when it is set.
+ *
+ * BENCH_PHASES_PROFILE=<stage> profiles one stage instead (page-phases/profile.ts).
+ *
+ * BENCH_PHASES_WORLD=isolated runs every stage, the floor included, in an isolated world (CDP
+ * Page.createIsolatedWorld), as the content script runs: there each node touched needs a
+ * wrapper of that world, which a main-world reader finds made already for the elements the
+ * page's own script created (the bare floor: 31-38 ms main, 53-62 ms isolated, load 7).
  */
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { build } from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import { startSimulator, type Simulator } from '../sim/server';
+import { runProfile } from './page-phases/profile';
 import { markedThreadMs, median, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, VIEWPORT } from './page';
 
 const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
@@ -29,16 +37,39 @@ async function bundle(root: string): Promise<string> {
   return out.outputFiles[0]!.text;
 }
 
+const ISOLATED = process.env.BENCH_PHASES_WORLD === 'isolated';
+
+/** An isolated world on the page's main frame with the harness in it; its context id. */
+async function isolatedWorld(cdp: CDPSession, code: string): Promise<number> {
+  const { frameTree } = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+  const { executionContextId } = (await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'bench-phases' })) as { executionContextId: number };
+  await cdp.send('Runtime.evaluate', { expression: `${NAME_SHIM.content}\n${code}`, contextId: executionContextId });
+  return executionContextId;
+}
+
+/** `fn(arg)` in the page's main world, or in the isolated world `contextId`. */
+async function evaluateIn<A, R>(page: Page, cdp: CDPSession, contextId: number | undefined, fn: (arg: A) => R, arg: A): Promise<R> {
+  if (contextId === undefined) return page.evaluate(fn as (arg: unknown) => R, arg);
+  const { result, exceptionDetails } = (await cdp.send('Runtime.evaluate', { expression: `(${fn.toString()})(${JSON.stringify(arg)})`, contextId, returnByValue: true })) as {
+    result: { value: R };
+    exceptionDetails?: unknown;
+  };
+  if (exceptionDetails) throw new Error(`in the isolated world: ${JSON.stringify(exceptionDetails)}`);
+  return result.value;
+}
+
 /** One stage on a fresh page: its thread time, ms, and what it counted. */
 async function runStage(browser: Browser, sim: Simulator, code: string, stage: number): Promise<{ ms: number; warmMs: number; counts: string }> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   try {
     await page.addInitScript(NAME_SHIM);
     await page.goto(`${sim.origin}/pages/siem/big-table.html`, { timeout: NAV_TIMEOUT_MS });
-    await page.addScriptTag({ content: code });
-    const stop = await startTrace(await page.context().newCDPSession(page));
-    const pass = (marker: string) => page.evaluate(
-      ({ stage, source, marker }) => {
+    const cdp = await page.context().newCDPSession(page);
+    const contextId = ISOLATED ? await isolatedWorld(cdp, code) : undefined;
+    if (!ISOLATED) await page.addScriptTag({ content: code });
+    const stop = await startTrace(cdp);
+    const pass = (marker: string) => evaluateIn(page, cdp, contextId,
+      ({ stage, source, marker }: { stage: number; source: string; marker: string }) => {
         console.timeStamp(marker);
         const t = performance.now();
         let counts: unknown;
@@ -84,9 +115,20 @@ export async function run(): Promise<void> {
   }
   const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
+  const profileStage = process.env.BENCH_PHASES_PROFILE;
+  if (profileStage !== undefined) {
+    try {
+      await runProfile(browser, sim, [['this tree', '.'], ...(other ? [[other, other] as [string, string]] : [])], HARNESS, Number(profileStage), runs);
+    } finally {
+      await browser.close();
+      await sim.close();
+    }
+    return;
+  }
   const times = builds.map(() => STAGES.map((): number[] => []));
   const warmTimes = builds.map(() => STAGES.map((): number[] => []));
   try {
+    if (ISOLATED) console.log('  every stage, the floor included, in an isolated world (as the content script)');
     console.log(`  load at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     for (let r = 0; r < runs; r++) {
       for (let s = 0; s < STAGES.length; s++) {

@@ -58,18 +58,19 @@ function runStage(stage: number): { texts: number; candidates: number; occurrenc
   let candidates = 0;
   let occurrences = 0;
   const visitor = {
-    text(node: Text): boolean {
+    // As the scanner: the text and parent the walk read (an older lib's walk passes neither).
+    text(node: Text, walkData?: string, walkParent?: Element | null): boolean {
       texts++;
       if (stage < 1) return true;
-      const data = node.data;
+      const data = walkData ?? node.data;
       if (!couldHoldIp(data)) return true;
       candidates++;
       if (stage < 2) return true;
       const matches = find(data);
       occurrences += matches.length;
       if (stage < 4 || matches.length === 0) return true;
-      const parent = node.parentNode;
-      const row = farRows && parent?.nodeType === Node.ELEMENT_NODE ? farRows.farRowOf(parent as Element) : null;
+      const parent = walkParent !== undefined ? walkParent : node.parentNode?.nodeType === Node.ELEMENT_NODE ? (node.parentNode as Element) : null;
+      const row = farRows && parent ? farRows.farRowOf(parent) : null;
       store.setMatches(node, matches, change, row);
       if (stage < 5) return true;
       trackFarRows(farRows!, change.farAdded ?? []);

@@ -126,6 +126,35 @@ describe('near tracker', () => {
     expect(listItemOf(cells[0]!)).toBe(rows[5]);
   });
 
+  // Issue 11: walking a row's children to count them made a call per cell, each returning an
+  // element (looked up in the isolated world's wrapper map); a list is counted in full only once.
+  it("counts a row's children in one call, and a list's in full only the first time", async () => {
+    document.body.innerHTML = `<table><tbody>${'<tr><td>a</td><td>b</td><td>c</td></tr>'.repeat(12)}</tbody></table>`;
+    const rows = [...document.querySelectorAll('tr')];
+    const tbody = document.querySelector('tbody')!;
+    const siblings = vi.spyOn(Element.prototype, 'nextElementSibling', 'get');
+    const counts = vi.spyOn(Element.prototype, 'childElementCount', 'get');
+    try {
+      expect(listItemOf(rows[3]!.children[1]!)).toBe(rows[3]);
+      // The row and the tbody counted once each, no sibling walked.
+      expect(counts.mock.contexts).toEqual([rows[3], tbody]);
+      expect(siblings).not.toHaveBeenCalled();
+      await Promise.resolve();
+      counts.mockClear();
+      // In a later task: the tbody, a list, is walked only as far as a list needs (8 children).
+      expect(listItemOf(rows[7]!.children[0]!)).toBe(rows[7]);
+      expect(counts.mock.contexts).toEqual([rows[7]]);
+      expect(siblings.mock.calls.length).toBe(8);
+      // A list that shrank is answered afresh.
+      await Promise.resolve();
+      tbody.replaceChildren(rows[0]!, rows[1]!);
+      expect(listItemOf(rows[1]!.children[0]!)).toBe(rows[1]!.children[0]);
+    } finally {
+      siblings.mockRestore();
+      counts.mockRestore();
+    }
+  });
+
   // Issue 11 (floor11h): a scan reads a row's cells one after another; each climbed through
   // the row to its list (a parent read and two list-test lookups per cell).
   it("finds a row's other cells without climbing past the row again, the same row as a climb would", async () => {

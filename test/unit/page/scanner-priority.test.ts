@@ -38,6 +38,19 @@ describe('Scanner priorities', () => {
     expect(slicer.priorities.slice(firstBackground).every((p) => p === 'background')).toBe(true);
   });
 
+  it('asks for the far row of a whole-page text with the parent element the walk read, never for urgent text (issue 11)', async () => {
+    document.body.innerHTML = '<table><tr><td>far 10.0.0.1</td></tr></table><p id="urgent">near 10.0.0.2</p>';
+    const asked: unknown[] = [];
+    const store = new OccurrenceStore(fakeRangeFactory);
+    const farRowOf = (parent: Element) => (asked.push(parent), parent.closest('tr'));
+    const scanner = new Scanner({ findIps, store, slicer: recordingSlicer(), onChange: () => {}, farRowOf });
+    await scanner.enqueue(document.getElementById('urgent')!, 'urgent');
+    await scanner.enqueue(document.querySelector('table')!, 'background');
+    expect(asked).toEqual([document.querySelector('td')]);
+    expect(store.occurrencesOfNode(document.querySelector('td')!.firstChild as Text)).toEqual([]);
+    expect(store.countOf('10.0.0.1')).toBe(1);
+  });
+
   it('checks a text node queued by a mutation for skipped regions in its slice', async () => {
     document.body.innerHTML = '<div contenteditable="true"><span>typed 8.8.8.8</span></div><p>seen 1.1.1.1</p>';
     const store = new OccurrenceStore(fakeRangeFactory);

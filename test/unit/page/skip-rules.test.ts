@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { couldHoldIp, isInsideSkipped } from '@/lib/page/skip-rules';
+import { couldHoldIp, isInsideSkipped, mayHostShadow } from '@/lib/page/skip-rules';
 import { findIps } from '@/lib/ip';
 
 describe('couldHoldIp (the scanner\'s cheap character test)', () => {
@@ -44,4 +44,12 @@ describe('isInsideSkipped with the answers of one synchronous run (live11h)', ()
     expect(texts.map((t) => isInsideSkipped(t, options))).toEqual(answers);
     expect(looked).toHaveLength(5 + 5 + 2 + 2);
   });
+});
+
+describe('mayHostShadow (the elements attachShadow accepts)', () => {
+  it('names them in HTML (upper case) and XHTML (lower case), and custom elements', () => {
+    for (const tag of ['DIV', 'span', 'SECTION', 'h6', 'BODY', 'X-CARD', 'ag-grid-angular']) expect(mayHostShadow(tag)).toBe(true);
+    for (const tag of ['TD', 'tr', 'TABLE', 'A', 'LI', 'PRE', 'BUTTON', 'IMG']) expect(mayHostShadow(tag)).toBe(false);
+  });
+
 });

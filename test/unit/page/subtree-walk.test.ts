@@ -41,6 +41,44 @@ describe('SubtreeWalk', () => {
     expect(collect(shadow).texts).toEqual(['inside']);
   });
 
+  it('hands each text over with the text it read and, for text that could hold an IP, its parent element (issue 11)', () => {
+    document.body.innerHTML = '<p>no address</p><span><b>1.2.3.4</b></span>';
+    const shadow = document.querySelector('p')!.attachShadow({ mode: 'open' });
+    shadow.append('at 5.6.7.8');
+    const seen: [string, string, Element | null][] = [];
+    const visitor = { text: (t: Text, data: string, parent: Element | null) => seen.push([t.data, data, parent]) > 0, shadowRoot: () => {} };
+    new SubtreeWalk(document.body, visitor).step(() => false);
+    new SubtreeWalk(shadow, visitor).step(() => false);
+    // Each read is a call into the DOM (in the content script's own world): the visitor reads neither again.
+    expect(seen).toEqual([
+      ['no address', 'no address', null],
+      ['1.2.3.4', '1.2.3.4', document.querySelector('b')],
+      ['at 5.6.7.8', 'at 5.6.7.8', null],
+    ]);
+  });
+
+  it('reads shadowRoot only of elements that can host one (issue 11)', () => {
+    document.body.innerHTML = '<table><tbody><tr><td>1.2.3.4</td><td><a href="#">x</a></td></tr></tbody></table><div></div><x-card></x-card>';
+    const roots = ['div', 'x-card'].map((sel) => document.querySelector(sel)!.attachShadow({ mode: 'open' }));
+    const owner = Object.getPrototypeOf(Object.getPrototypeOf(document.querySelector('td')!)) as object;
+    let proto: object | null = owner;
+    while (proto && !Object.getOwnPropertyDescriptor(proto, 'shadowRoot')) proto = Object.getPrototypeOf(proto);
+    const descriptor = Object.getOwnPropertyDescriptor(proto!, 'shadowRoot')!;
+    const read: string[] = [];
+    const spy = vi.spyOn(proto as Element, 'shadowRoot', 'get').mockImplementation(function (this: Element) {
+      read.push(this.tagName);
+      return descriptor.get!.call(this) as ShadowRoot | null;
+    });
+    try {
+      const { shadows } = collect(document.body);
+      expect(shadows).toEqual(roots);
+      // Table parts and links never host one: no call into the DOM for each of them.
+      expect(read).toEqual(['DIV', 'X-CARD']);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('resumes where it stopped when the time slice runs out', () => {
     document.body.innerHTML = Array.from({ length: 300 }, (_, i) => `<div><span>row ${i}</span></div>`).join('');
     const texts: string[] = [];
