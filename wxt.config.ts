@@ -1,4 +1,6 @@
 import preact from '@preact/preset-vite';
+import { minify } from 'terser';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
 
 /**
@@ -20,6 +22,21 @@ const MINIMUM_CHROME_VERSION = '134';
  */
 const FIREFOX_EXTENSION_PAGES_CSP = "script-src 'self'; object-src 'none'; base-uri 'none'";
 
+/** Runs terser over each chunk once the build (and its esbuild minification) is done. */
+function terserAfterMinify(): Plugin {
+  return {
+    name: 'iplens:terser-after-minify',
+    apply: 'build',
+    async generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const out = await minify(chunk.code, { ecma: 2020, compress: { passes: 3 } });
+        if (out.code) chunk.code = out.code;
+      }
+    },
+  };
+}
+
 export default defineConfig({
   // Lets parallel e2e builds (and the demo) write to their own folder.
   outDir: process.env.WXT_OUT_DIR ?? '.output',
@@ -36,6 +53,9 @@ export default defineConfig({
       viteConfig.resolve.alias = Array.isArray(alias)
         ? [native, ...alias.filter((a: { find: unknown }) => String(a.find) !== 'wxt/browser')]
         : [native, ...Object.entries(alias).filter(([find]) => find !== 'wxt/browser').map(([find, replacement]) => ({ find, replacement }))];
+      // Terser's passes over esbuild's minified output: 557 B less gzip in every scanned page
+      // (25,670 -> 25,113 B at the stop-26 merge; limit 25,600, content-script-size.spec.ts).
+      if (!process.env.WXT_NO_MINIFY) viteConfig.plugins = [...(viteConfig.plugins ?? []), terserAfterMinify()];
     },
   },
   // WXT_NO_MINIFY=1: readable output with its source file regions, for the page profile
