@@ -24,6 +24,8 @@ import { startTrace, VIEWPORT, withExtension, type ExtApi, type TraceEvent } fro
 
 const NESTED = ['TimerFire', 'Layout', 'PrePaint', 'UpdateLayoutTree', 'MinorGC', 'MajorGC'];
 
+// Each variant is serialised into the page as an init script on its own, so each carries its
+// own copy of the record-holding callback (no shared helper can reach the page).
 function observeOnly(): void {
   let held: MutationRecord[] = [];
   new MutationObserver((records) => {
