@@ -9,7 +9,8 @@
  *   BENCH_EXTENSION_DIR=<build> npx tsx test/bench/storm-frames.ts
  *   STORM_WHICH=alone,mo,scanned (mo: the page alone with a subtree MutationObserver that only
  *   keeps its records a frame: the observer's own cost; mo-child, mo-complement, mo-around: see
- *   observeAround), STORM_ROUNDS=2, STORM_PAGE=<fixture>.
+ *   observeAround; sheet, sheet-html, sheet-marks: see adoptMarks, markRows), STORM_ROUNDS=2,
+ *   STORM_PAGE=<fixture>.
  */
 import type { BrowserContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -71,6 +72,21 @@ function adoptMarks(css: string): void {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
+/**
+ * STORM_WHICH=sheet-marks: `sheet`, plus one highlight holding a range over each text of the
+ * page's still rows (#rows), as our marks there are (8 ranges): what registered highlights
+ * cost a page that changes its DOM every frame (Chromium rebuilds every highlight's markers
+ * when the DOM changed, HighlightRegistry::ValidateHighlightMarkers).
+ */
+function markRows(): void {
+  document.addEventListener('DOMContentLoaded', () => {
+    const ranges: StaticRange[] = [];
+    const walker = document.createTreeWalker(document.getElementById('rows')!, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) ranges.push(new StaticRange({ startContainer: n, startOffset: 0, endContainer: n, endOffset: (n as Text).length }));
+    CSS.highlights.set('ip-rep-high', new Highlight(...ranges));
+  });
+}
+
 async function trace(context: BrowserContext, url: string, init?: string): Promise<TraceEvent[]> {
   const page = await context.newPage();
   try {
@@ -78,6 +94,7 @@ async function trace(context: BrowserContext, url: string, init?: string): Promi
       let css = readFileSync('entrypoints/content/marks.css', 'utf8');
       if (init === 'sheet-html') css = css.replaceAll(':root::highlight', 'html::highlight');
       await page.addInitScript(adoptMarks, css);
+      if (init === 'sheet-marks') await page.addInitScript(markRows);
     }
     if (init === 'mo') await page.addInitScript(observeOnly);
     if (init?.startsWith('mo-')) await page.addInitScript(observeAround, init);
