@@ -12,6 +12,14 @@ import { launchWithExtension } from '../e2e/chromium';
 import { UNLIMITED_KEY } from '../sim/keys';
 import { startSimulator } from '../sim/server';
 import { benchExtensionDir } from './extension-build';
+import { DEFAULT_LOOKUP_POLICY } from '../../lib/settings/defaults';
+
+/**
+ * BENCH_HOSTILE_NO_LOOKUPS=1: automatic lookups off (the lookup policy's `automatic`), so a page
+ * is scanned and its IPs marked "skipped", nothing asked of the simulator: what the lookups at
+ * load (the worker, the browser process, the simulator in this process) cost the page.
+ */
+const NO_LOOKUPS = !!process.env.BENCH_HOSTILE_NO_LOOKUPS;
 
 type ChromeApi = {
   storage: { local: { set(v: object): Promise<void> } };
@@ -41,11 +49,11 @@ export async function withHostileSession(profilePrefix: string, body: (session: 
     const extensionId = new URL(worker.url()).host;
     const ext = await context.newPage();
     await ext.goto(`chrome-extension://${extensionId}/options.html`);
-    await ext.evaluate(async ([baseUrl, key]) => {
+    await ext.evaluate(async ([baseUrl, key, policy]) => {
       const c = (globalThis as unknown as { chrome: ChromeApi }).chrome;
-      await c.storage.local.set({ apiBaseUrl: baseUrl, apiKey: key });
+      await c.storage.local.set({ apiBaseUrl: baseUrl, apiKey: key, ...(policy ? { lookupPolicy: policy } : {}) });
       await c.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } });
-    }, [sim.baseUrl, UNLIMITED_KEY] as const);
+    }, [sim.baseUrl, UNLIMITED_KEY, NO_LOOKUPS ? { ...DEFAULT_LOOKUP_POLICY, automatic: false } : null] as const);
     const scanned = (name: string) => `${sim.origin}/pages/hostile/${name}`;
     const alone = (name: string) => scanned(name).replace('127.0.0.1', 'localhost');
     await body({ context, extensionId, scanned, alone });
