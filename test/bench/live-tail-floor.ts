@@ -24,36 +24,25 @@ import { startTrace, VIEWPORT, withExtension, type ExtApi, type TraceEvent } fro
 
 const NESTED = ['TimerFire', 'Layout', 'PrePaint', 'UpdateLayoutTree', 'MinorGC', 'MajorGC'];
 
-// Each variant is serialised into the page as an init script on its own, so each carries its
-// own copy of the record-holding callback (no shared helper can reach the page).
-function observeOnly(): void {
-  let held: MutationRecord[] = [];
-  new MutationObserver((records) => {
-    for (const r of records) held.push(r);
-    (window as unknown as { floorRecords: number }).floorRecords = ((window as unknown as { floorRecords?: number }).floorRecords ?? 0) + records.length;
-    requestAnimationFrame(() => (held = []));
-  }).observe(document, { childList: true, subtree: true, characterData: true });
-}
-
-function observeList(): void {
+/**
+ * The page-side observer of the `subtree`, `list` and `window` variants. Serialised into the
+ * page as an init script, so one self-contained function: `subtree` observes the whole
+ * document; `list` the list `childList` only; `window` that plus the rows around the screen.
+ */
+function observeTail(which: string): void {
   let held: MutationRecord[] = [];
   const hold = (records: MutationRecord[]): void => {
     for (const r of records) held.push(r);
     (window as unknown as { floorRecords: number }).floorRecords = ((window as unknown as { floorRecords?: number }).floorRecords ?? 0) + records.length;
     requestAnimationFrame(() => (held = []));
   };
-  new MutationObserver(hold).observe(document.getElementById('tail')!, { childList: true });
-}
-
-function observeWindow(): void {
-  let held: MutationRecord[] = [];
-  const hold = (records: MutationRecord[]): void => {
-    for (const r of records) held.push(r);
-    (window as unknown as { floorRecords: number }).floorRecords = ((window as unknown as { floorRecords?: number }).floorRecords ?? 0) + records.length;
-    requestAnimationFrame(() => (held = []));
-  };
+  if (which === 'subtree') {
+    new MutationObserver(hold).observe(document, { childList: true, subtree: true, characterData: true });
+    return;
+  }
   const list = document.getElementById('tail')!;
   new MutationObserver(hold).observe(list, { childList: true });
+  if (which !== 'window') return;
   const rows = new MutationObserver(hold);
   let first: Element | null = null;
   // As an extension would find it: a hit test at the screen's top, in a task (layout is clean
@@ -72,11 +61,12 @@ function observeWindow(): void {
   }, 200);
 }
 
-const VARIANTS: Record<string, { label: string; script?: () => void; extension?: string }> = {
+/** `observe`: what observeTail is run with in the page (none: the page alone or an extension). */
+const VARIANTS: Record<string, { label: string; observe?: string; extension?: string }> = {
   alone: { label: 'page alone' },
-  subtree: { label: 'subtree observer only', script: observeOnly },
-  list: { label: 'list childList only', script: observeList },
-  window: { label: 'list childList + window rows', script: observeWindow },
+  subtree: { label: 'subtree observer only', observe: 'subtree' },
+  list: { label: 'list childList only', observe: 'list' },
+  window: { label: 'list childList + window rows', observe: 'window' },
 };
 
 function longTasks(events: TraceEvent[]): string {
@@ -120,7 +110,7 @@ async function main(): Promise<void> {
           page.on('pageerror', (e) => console.log(`page error (${which}): ${e.message}`));
           // On the fixture only (the list exists once its body is parsed).
           // (`__name`: what tsx's keepNames puts into the functions' text.)
-          if (variant.script) await page.addInitScript(`var __name = (f) => f; addEventListener('DOMContentLoaded', () => { if (document.getElementById('tail')) (${variant.script.toString()})(); });`);
+          if (variant.observe) await page.addInitScript(`var __name = (f) => f; addEventListener('DOMContentLoaded', () => { if (document.getElementById('tail')) (${observeTail.toString()})(${JSON.stringify(variant.observe)}); });`);
           // Same origin first, so the renderer (and the trace in it) stays for the real load.
           await page.goto(`${sim.origin}/pages/hostile/hostile.js`);
           const stop = await startTrace(await page.context().newCDPSession(page));
