@@ -262,14 +262,14 @@ export class MutationQueue {
         // What the rebuilds removed, swept in a task of ours (the store sweeps all it holds).
         this.setTimer(() => {
           if (this.disposed || !this.rebuildRemovals.delete(root)) return;
-          this.onBatch({ touched: [], removed: true, removedNodes: [], removalsUnseen: true });
+          this.handOverWhole(null);
         }, 0);
       },
       onQuiet: (root) => {
         if (this.disposed) return;
         this.reobserve();
         this.rebuildRemovals.delete(root);
-        this.onBatch({ touched: root.isConnected ? [root] : [], removed: true, removedNodes: [], removalsUnseen: true });
+        this.handOverWhole(root);
       },
       // In a task of its own, not the page's frame, with what its rebuild removed.
       onSettled: (root) => {
@@ -367,7 +367,17 @@ export class MutationQueue {
       this.tail = undefined;
       this.reobserve();
     } else this.setTimer(() => this.rereadTail(), TAIL_REREAD_MS);
-    this.onBatch({ touched: list.isConnected ? [list] : [], removed: true, removedNodes: [], removalsUnseen: true, reread: true });
+    this.handOverWhole(list, true);
+  }
+
+  /**
+   * Hands `root` over to be read whole (when still in the page; null: nothing to read), with a
+   * sweep of everything the store holds: what it lost was not seen (a storm's or a tail's rows
+   * out of observation). `reread`: a tail's rows read again, not news (see MutationBatch).
+   */
+  private handOverWhole(root: Node | null, reread?: true): void {
+    const touched = root?.isConnected ? [root] : [];
+    this.onBatch({ touched, removed: true, removedNodes: [], removalsUnseen: true, ...(reread ? { reread } : {}) });
   }
 
   /**
