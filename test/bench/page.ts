@@ -481,9 +481,32 @@ interface References {
   spanMs: number;
   /** Thread (CPU) time of the task that ran each reference, from a trace. */
   floorThreadMs: number;
+  /** The floor's scan run in an isolated world, as a content script runs (thread time). */
+  floorIsolatedThreadMs: number;
   spanThreadMs: number;
   matches: number;
   heapMb: number;
+}
+
+/**
+ * The floor: a bare TreeWalker + regex loop that finds the IPs and marks nothing. Serialised into
+ * the page (main world or an isolated one): it uses nothing from this module.
+ */
+function bareScan({ source, marker }: { source: string; marker: string }): { ms: number; matches: number } {
+  const re = new RegExp(source, 'g');
+  // Marks the task in the trace, whose thread time is the floor's (markedTaskThreadMs).
+  console.timeStamp(marker);
+  const t = performance.now();
+  const found: { node: Text; index: number }[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const p = n.parentNode as Element | null;
+    if (p && (p.tagName === 'SCRIPT' || p.tagName === 'STYLE')) continue;
+    re.lastIndex = 0;
+    for (let m = re.exec((n as Text).data); m; m = re.exec((n as Text).data)) found.push({ node: n as Text, index: m.index });
+  }
+  console.timeStamp(`${marker}-end`);
+  return { ms: performance.now() - t, matches: found.length };
 }
 
 /** The two references, in a browser without the extension, on a fresh copy of the page each. */
@@ -497,24 +520,27 @@ async function runReferences(sim: Simulator): Promise<References> {
     const cdp = await floorPage.context().newCDPSession(floorPage);
     const heap = await heapMb(cdp);
     const stopFloorTrace = await startTrace(cdp);
-    const floor = await floorPage.evaluate((source) => {
-      const re = new RegExp(source, 'g');
-      // Marks the task in the trace, whose thread time is the floor's (markedTaskThreadMs).
-      console.timeStamp('bench-floor');
-      const t = performance.now();
-      const found: { node: Text; index: number }[] = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const p = n.parentNode as Element | null;
-        if (p && (p.tagName === 'SCRIPT' || p.tagName === 'STYLE')) continue;
-        re.lastIndex = 0;
-        for (let m = re.exec((n as Text).data); m; m = re.exec((n as Text).data)) found.push({ node: n as Text, index: m.index });
-      }
-      console.timeStamp('bench-floor-end');
-      return { ms: performance.now() - t, matches: found.length };
-    }, IPV4);
+    const floor = await floorPage.evaluate(bareScan, { source: IPV4, marker: 'bench-floor' });
     const floorThreadMs = markedThreadMs(await stopFloorTrace(), 'bench-floor', floor.ms);
     await floorPage.close();
+
+    // The same scan in an isolated world, where every content script runs: there each node the
+    // walk touches needs a wrapper of that world, which the page's own script has not made, so
+    // the bare floor itself is ~1.5× the main world's (thread12). Printed next to the goal's floor.
+    const isoPage = await browser.newPage({ viewport: VIEWPORT });
+    await isoPage.goto(url, { timeout: NAV_TIMEOUT_MS });
+    const isoCdp = await isoPage.context().newCDPSession(isoPage);
+    const { frameTree } = (await isoCdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+    const { executionContextId } = (await isoCdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'bench-floor' })) as { executionContextId: number };
+    await isoCdp.send('Runtime.evaluate', { expression: NAME_SHIM.content, contextId: executionContextId });
+    const stopIsoTrace = await startTrace(isoCdp);
+    const iso = (await isoCdp.send('Runtime.evaluate', {
+      expression: `(${bareScan.toString()})(${JSON.stringify({ source: IPV4, marker: 'bench-floor-isolated' })})`,
+      contextId: executionContextId,
+      returnByValue: true,
+    })) as { result: { value: { ms: number; matches: number } } };
+    const floorIsolatedThreadMs = markedThreadMs(await stopIsoTrace(), 'bench-floor-isolated', iso.result.value.ms);
+    await isoPage.close();
 
     const spanPage = await browser.newPage({ viewport: VIEWPORT });
     await spanPage.addInitScript(NAME_SHIM);
@@ -552,7 +578,7 @@ async function runReferences(sim: Simulator): Promise<References> {
     }, IPV4);
     const spanThreadMs = markedThreadMs(await stopSpanTrace(), 'bench-span', span);
     await spanPage.close();
-    return { floorMs: floor.ms, spanMs: span, floorThreadMs, spanThreadMs, matches: floor.matches, heapMb: heap };
+    return { floorMs: floor.ms, spanMs: span, floorThreadMs, floorIsolatedThreadMs, spanThreadMs, matches: floor.matches, heapMb: heap };
   } finally {
     await browser.close();
   }
@@ -710,6 +736,11 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     }
   }
   console.log(`  floor, bare TreeWalker + regex, no marking:        ${ms(floor)} thread, ${ms(floorWall)} wall  (per run, thread: ${refs.map((r) => r.floorThreadMs.toFixed(0)).join(', ')})`);
+  const floorIsolated = median(refs.map((r) => r.floorIsolatedThreadMs));
+  const perRun = (r: ExtensionRun[]) => median(r.map((e) => e.threadMs));
+  console.log(
+    `  the same floor in an isolated world (a content script's): ${ms(floorIsolated)} thread (per run: ${refs.map((r) => r.floorIsolatedThreadMs.toFixed(0)).join(', ')}); ${x(floorIsolated, floor)} the goal's floor; content script / it: registered ${registered.length ? x(perRun(registered), floorIsolated) : '–'}, one-off ${oneOff.length ? x(perRun(oneOff), floorIsolated) : '–'} (printed only: the goal is judged on the main-world floor above)`,
+  );
   console.log(`  span-wrapping marker (incl. style and layout):     ${ms(span)} thread, ${ms(spanWall)} wall  (${x(span, floor)} the floor)`);
 }
 
