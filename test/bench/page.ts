@@ -396,7 +396,7 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
   const kinds = taskKinds(events, ours, scriptUrl, readFileSync(path.join(dir, 'content-scripts/content.js'), 'utf8'));
   if (process.env.BENCH_PAGE_DEBUG) {
     console.log(`    inside our tasks (nested events, thread ms): ${insideTasks(events, ours)}`);
-    console.log(`    this run's thread time by task kind (n/ms/GC ms): ${formatKinds(medianKinds([kinds]))}`);
+    console.log(`    this run's thread time by task kind (n/ms/GC ms [each]): ${formatKinds([...kinds].sort((a, b) => b[1].thread - a[1].thread), true)}`);
   }
   return {
     startMs: at.start - t0,

@@ -22,6 +22,8 @@ export interface TaskKind {
   n: number;
   thread: number;
   gc: number;
+  /** Each task's (or callback's) thread ms, in trace order. */
+  each?: number[];
 }
 
 /** Trace events that say what a task ran: the first one nested in a task of ours names its kind. */
@@ -31,6 +33,8 @@ const DISPATCHERS: Record<string, string> = {
   FireAnimationFrame: 'animation frame',
   FireIdleCallback: 'idle callback',
 };
+
+const GC_EVENTS = new Set(['MinorGC', 'MajorGC', 'V8.GCIncrementalMarking']);
 
 const threadMs = (e: KindEvent) => (e.tdur ?? e.dur ?? 0) / 1000;
 
@@ -125,7 +129,8 @@ function dispatchedKind(name: string, nested: KindEvent[], from: number, end: nu
 function gcIn(nested: KindEvent[], from: number, end: number): number {
   let gc = 0;
   for (let i = from; i < nested.length && nested[i]!.ts <= end; i++) {
-    if (nested[i]!.name === 'MinorGC' || nested[i]!.name === 'MajorGC') gc += threadMs(nested[i]!);
+    // V8's incremental marking steps run in the tasks that allocate, outside its GC pauses.
+    if (GC_EVENTS.has(nested[i]!.name)) gc += threadMs(nested[i]!);
   }
   return gc;
 }
@@ -137,10 +142,11 @@ export function taskKinds(events: KindEvent[], tasks: Iterable<KindEvent>, scrip
   for (const task of tasks) {
     const nested = byTid.get(task.tid) ?? [];
     for (const share of sharesOf(task, nested, firstAtOrAfter(nested, task.ts), scriptUrl, source)) {
-      const k = kinds.get(share.kind) ?? { n: 0, thread: 0, gc: 0 };
+      const k = kinds.get(share.kind) ?? { n: 0, thread: 0, gc: 0, each: [] };
       k.n++;
       k.thread += share.thread;
       k.gc += share.gc;
+      k.each!.push(share.thread);
       kinds.set(share.kind, k);
     }
   }
@@ -158,8 +164,9 @@ export function medianKinds(runs: Map<string, TaskKind>[]): [string, TaskKind][]
   return out.sort((a, b) => b[1].thread - a[1].thread);
 }
 
-export function formatKinds(kinds: Iterable<[string, TaskKind]>): string {
-  return [...kinds].map(([k, v]) => `${k} ${v.n}/${v.thread.toFixed(1)}/${v.gc.toFixed(1)}`).join(' | ');
+export function formatKinds(kinds: Iterable<[string, TaskKind]>, each = false): string {
+  const list = (v: TaskKind) => (each && v.each && v.n > 1 ? ` [${v.each.map((ms) => ms.toFixed(1)).join(' ')}]` : '');
+  return [...kinds].map(([k, v]) => `${k} ${v.n}/${v.thread.toFixed(1)}/${v.gc.toFixed(1)}${list(v)}`).join(' | ');
 }
 
 /**

