@@ -83,6 +83,11 @@ export class LookupQueue {
     return this.results.get(ip);
   }
 
+  /** The IPs with an answer (some may have left the page: see prune). */
+  answeredIps(): IterableIterator<string> {
+    return this.results.keys();
+  }
+
   wasAsked(ip: string): boolean {
     return this.asked.has(ip);
   }

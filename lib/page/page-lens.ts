@@ -698,10 +698,12 @@ export class PageLens {
     if (!send || this.summaryTimer !== undefined) return;
     this.summaryTimer = setTimeout(() => {
       this.summaryTimer = undefined;
-      // An IP without an answer is never high or critical: its class is not needed here. Asking
-      // severityOfIp for every IP classified the whole page's IPs in the first summary's task
-      // (2,913 distinct IPs on the 10,000-row page: a 30-40 ms task, bench page-profile).
-      const risky = riskyIps({ ips: () => this.store.ips(), severityOf: (ip) => this.answeredSeverityOf(ip) });
+      // An IP without an answer is never high or critical: only answered ones are read, those
+      // still on the page. Asking severityOfIp for every IP classified the whole page's IPs in
+      // the first summary's task (2,913 distinct IPs on the 10,000-row page: a 30-40 ms task,
+      // bench page-profile); reading each of them was still 0.4-0.6 ms a summary, 4 a load,
+      // for the ~10 % near the screen that have an answer (bench page's task kinds, tasks13).
+      const risky = riskyIps({ ips: () => this.lookups.answeredIps(), severityOf: (ip) => (this.isOnPage(ip) ? this.answeredSeverityOf(ip) : 'pending') });
       if (sameList(this.lastSummary, risky)) return;
       this.lastSummary = risky;
       send(risky);

@@ -27,6 +27,7 @@ import { gzipSync } from 'node:zlib';
 import { summarizeInsertions } from './insertion-timing';
 import { answerPaintSamples, callMakeup, feasibleInputOf, latencyFeasibleMinimum, newIpLatencies, plainMinimum } from './feasible-calls';
 import { alignmentOf, frameThreadMs, framesBeyond, median, rankedMedian, type LongFrame } from './frame-attribution';
+import { formatKinds, insideTasks, medianKinds, taskKinds, type TaskKind } from './task-kinds';
 
 export { median };
 import { MARK_WITHIN_MS, runScenarioWithExtension, runScenarioWithout, SCENARIOS, type Scenario, type ScenarioRun } from './page-scenarios';
@@ -34,6 +35,12 @@ import { MARK_WITHIN_MS, runScenarioWithExtension, runScenarioWithout, SCENARIOS
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 3);
 /** BENCH_PAGE_MODES=registered or one-off: the table measures only that side (default both). */
 const MODES = (process.env.BENCH_PAGE_MODES ?? 'registered,one-off').split(',');
+/**
+ * BENCH_PAGE_ONE_OFF_WARM=1: the one-off scan runs in a renderer where our script already ran
+ * once (a scan of the page with no rows first), as the registered run's does: V8 then has its
+ * functions compiled. What the one-off side pays for compiling our script cold.
+ */
+const ONE_OFF_WARM = !!process.env.BENCH_PAGE_ONE_OFF_WARM;
 /** How often the bench asks the content script whether its scan is done (BENCH_SCAN_POLL_MS). */
 const SCAN_POLL_MS = Number(process.env.BENCH_SCAN_POLL_MS ?? 1000);
 /** The page-side pattern for the references and for counting: dotted quads in text. */
@@ -289,6 +296,8 @@ interface ExtensionRun {
   cpuMs: number;
   /** The same tasks' thread (CPU) time: what the goals compare, since wall time counts waits. */
   threadMs: number;
+  /** That thread time by task kind (taskKinds). */
+  kinds: Map<string, TaskKind>;
   longestMs: number;
   tasks: number;
   /** Long animation frames (> 50 ms) with no script in them, from t0: rendering work, the page's and ours. */
@@ -341,7 +350,7 @@ export function waitScanned(ext: Page, url: string): Promise<{ occurrences: numb
   }, [url, SCAN_POLL_MS] as const);
 }
 
-async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => Promise<TraceEvent[]>, id: string, url: string, t0: number) {
+async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => Promise<TraceEvent[]>, id: string, url: string, t0: number, dir: string) {
   // Polled from the page's main world, as the page-alone run waits (runPageAlone): Playwright's
   // waitForFunction injects its utility script at the page's load, and that script and its
   // polls added 25-30 ms (EvaluateScript 5-7, PrePaint 17-21) to the page's first frame, with
@@ -382,6 +391,13 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
   const { total, thread, longest, count } = contentScriptTasks(events, scriptUrl);
   const align = alignmentOf(events, 'bench-align', at.alignNow);
   if (process.env.BENCH_PAGE_DEBUG && align) printLongestFrame(events, at.loaf, align, contentScriptTaskSet(events, scriptUrl));
+  // Which of our tasks the time is in (issue 11, tasks13): the scan's slices, or the rest.
+  const ours = contentScriptTaskSet(events, scriptUrl);
+  const kinds = taskKinds(events, ours, scriptUrl, readFileSync(path.join(dir, 'content-scripts/content.js'), 'utf8'));
+  if (process.env.BENCH_PAGE_DEBUG) {
+    console.log(`    inside our tasks (nested events, thread ms): ${insideTasks(events, ours)}`);
+    console.log(`    this run's thread time by task kind (n/ms/GC ms [each]): ${formatKinds([...kinds].sort((a, b) => b[1].thread - a[1].thread), true)}`);
+  }
   return {
     startMs: at.start - t0,
     firstMs: at.first - t0,
@@ -391,6 +407,7 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
     worstFrameMs: at.worst,
     cpuMs: total,
     threadMs: thread,
+    kinds,
     longestMs: longest,
     tasks: count,
     markFrames: at.markFrames,
@@ -447,7 +464,7 @@ function runRegistered(sim: Simulator, dir: string): Promise<ExtensionRun> {
     const cdp = await context.newCDPSession(page);
     const stopTrace = await startTrace(cdp);
     await page.goto(url, { timeout: NAV_TIMEOUT_MS });
-    const run = await measure(page, ext, cdp, stopTrace, id, url, 0);
+    const run = await measure(page, ext, cdp, stopTrace, id, url, 0, dir);
     const elementsBefore = await page.evaluate(() => document.getElementsByTagName('*').length);
     return { ...run, elementsBefore };
   });
@@ -459,6 +476,19 @@ function runOneOff(sim: Simulator, dir: string): Promise<ExtensionRun> {
     const url = `${sim.origin}/pages/siem/big-table.html`;
     const page = await context.newPage();
     await page.addInitScript(NAME_SHIM);
+    const scanTab = (u: string) =>
+      ext.evaluate(async (u) => {
+        const c = (globalThis as unknown as { chrome: ExtApi }).chrome;
+        const [tab] = await c.tabs.query({ url: u });
+        await c.runtime.sendMessage({ type: 'ui:scan-tab', payload: { tabId: tab!.id } });
+      }, u);
+    if (ONE_OFF_WARM) {
+      // As the registered run's first load: our script has run once in this renderer, so V8
+      // has its code compiled (its cache is per process), and the one-off scan starts warm.
+      await page.goto(`${url}?rows=0`, { timeout: NAV_TIMEOUT_MS });
+      await scanTab(`${url}?rows=0`);
+      await page.waitForTimeout(1000);
+    }
     await page.goto(url, { timeout: NAV_TIMEOUT_MS });
     await page.waitForLoadState('load');
     const elementsBefore = await page.evaluate(() => document.getElementsByTagName('*').length);
@@ -466,12 +496,8 @@ function runOneOff(sim: Simulator, dir: string): Promise<ExtensionRun> {
     const cdp = await context.newCDPSession(page);
     const stopTrace = await startTrace(cdp);
     const t0 = await page.evaluate(() => performance.now());
-    await ext.evaluate(async (u) => {
-      const c = (globalThis as unknown as { chrome: ExtApi }).chrome;
-      const [tab] = await c.tabs.query({ url: u });
-      await c.runtime.sendMessage({ type: 'ui:scan-tab', payload: { tabId: tab!.id } });
-    }, url);
-    const run = await measure(page, ext, cdp, stopTrace, id, url, t0);
+    await scanTab(url);
+    const run = await measure(page, ext, cdp, stopTrace, id, url, t0, dir);
     return { ...run, elementsBefore };
   });
 }
@@ -710,6 +736,7 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     console.log(`    whole page scanned:                             ${ms(median(runs.map((r) => r.fullMs)))}`);
     console.log(`    content script main-thread time, total:         ${ms(cpu)} thread, ${ms(wall)} wall  (${median(runs.map((r) => r.tasks))} tasks)`);
     console.log(`    content script longest task (max of runs):      ${ms(longest)}`);
+    console.log(`    our thread time by task kind (median of runs; tasks/thread ms/GC ms in them): ${formatKinds(medianKinds(runs.map((r) => r.kinds)))}`);
     console.log(`    page's longest frame meanwhile (max of runs):   ${ms(Math.max(...runs.map((r) => r.worstFrameMs)))}; rendering-only long frames: ${runs.map((r) => `[${r.renderOnlyLongFrames.map((f) => f.toFixed(0)).join(', ')}]`).join(' ')}`);
     // How much repainting the marks cost in all, not only the worst frame (highlight changes
     // batched per paint: fewer, not shorter, frames; issue 11).
