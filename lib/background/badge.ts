@@ -12,7 +12,7 @@ import { sessionValue, type SessionArea } from './session-value';
 export interface BadgeApi {
   action: {
     setBadgeText(details: { tabId: number; text: string }): Promise<void>;
-    setBadgeBackgroundColor(details: { tabId: number; color: string }): Promise<void>;
+    setBadgeBackgroundColor(details: { tabId?: number; color: string }): Promise<void>;
   };
   session?: SessionArea;
 }
@@ -47,6 +47,11 @@ export function distinctRisky(frames: TabFrames | undefined): number {
 export function createBadge(api: BadgeApi) {
   const stored = sessionValue(api.session, STORAGE_KEY);
   let tabs: Record<string, TabFrames> | null = null;
+  /**
+   * The colour is one for every tab: set once per worker as the default, not with each report
+   * (an extension API call less in the browser's main thread at every page load, issue 10).
+   */
+  let coloured = false;
 
   async function load(): Promise<Record<string, TabFrames>> {
     if (tabs) return tabs;
@@ -60,7 +65,10 @@ export function createBadge(api: BadgeApi) {
     const total = distinctRisky((await load())[tabId]);
     try {
       await api.action.setBadgeText({ tabId, text: badgeText(total) });
-      if (total > 0) await api.action.setBadgeBackgroundColor({ tabId, color: COLOUR });
+      if (total > 0 && !coloured) {
+        coloured = true;
+        await api.action.setBadgeBackgroundColor({ color: COLOUR });
+      }
     } catch {
       // The tab closed in the meantime.
     }

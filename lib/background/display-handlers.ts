@@ -7,20 +7,16 @@
 import { sendToEveryTab } from '../message-client';
 import type { Handlers } from '../message-router';
 import type { DisplaySettings } from '../protocol';
-import { getSetting, watchSettings, type SettingKey } from '../settings';
+import { getSettingsOf, watchSettings, type SettingKey } from '../settings';
 
 export type DisplayMessageType = 'cs:get-display-settings';
 
 /** The settings the display values come from (sendPrivate is a field of lookupPolicy). */
 const DISPLAY_SOURCES: readonly SettingKey[] = ['thresholds', 'markStyle', 'lookupPolicy'];
 
-/** The three values as stored now (invalid ones read as their defaults). */
+/** The three values as stored now (invalid ones read as their defaults), in one storage read. */
 export async function storedDisplaySettings(): Promise<DisplaySettings> {
-  const [thresholds, markStyle, lookupPolicy] = await Promise.all([
-    getSetting('thresholds'),
-    getSetting('markStyle'),
-    getSetting('lookupPolicy'),
-  ]);
+  const { thresholds, markStyle, lookupPolicy } = await getSettingsOf(['thresholds', 'markStyle', 'lookupPolicy']);
   return { thresholds, markStyle, sendPrivate: lookupPolicy.sendPrivate };
 }
 

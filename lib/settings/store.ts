@@ -65,6 +65,23 @@ async function getStoredSettings(): Promise<Settings> {
   return Object.fromEntries(keys.map((k, i) => [k, values[i]])) as Settings;
 }
 
+/**
+ * Several stored settings in force, read together: one storage read and one of the policy,
+ * where getSetting makes two per key. A content script's start asks for three (display
+ * settings): six extension API calls in the browser's main thread at every page load, which
+ * on a 2-core machine compete with the page's own frames (issue 10, the mutation storm).
+ */
+export async function getSettingsOf<K extends StoredKey>(keys: readonly K[]): Promise<Pick<Settings, K>> {
+  const [read, policy] = await Promise.all([storage.getItems(keys.map((k) => settingItems[k])), readManagedPolicy()]);
+  const stored: Partial<Settings> = {};
+  keys.forEach((key, i) => {
+    const parsed = settingsSchema.shape[key].safeParse(read[i]?.value);
+    stored[key] = (parsed.success ? parsed.data : DEFAULT_SETTINGS[key]) as never;
+  });
+  const all = applyManaged({ ...DEFAULT_SETTINGS, ...stored }, policy);
+  return Object.fromEntries(keys.map((k) => [k, all[k]])) as Pick<Settings, K>;
+}
+
 /** One setting in force: the organisation's policy value (./managed.ts) over the user's. */
 export async function getSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
   const [stored, policy] = await Promise.all([getStoredSetting(key), readManagedPolicy()]);

@@ -20,6 +20,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { withHostileSession } from './hostile-session';
 import { contentScriptTaskSet, median, startTrace, type TraceEvent } from './page';
+import { cpuSnapshot, cpuSpent, PROCESS_KINDS, type ProcessKind } from './process-cpu';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
 /**
@@ -39,6 +40,13 @@ const PAGES = process.env.BENCH_HOSTILE_PAGES ? process.env.BENCH_HOSTILE_PAGES.
  * does.
  */
 const SCROLL = process.env.BENCH_HOSTILE_SCROLL === '1';
+/**
+ * BENCH_HOSTILE_CPU=1: each load also reads the CPU time of the browser's processes by kind
+ * (process-cpu.ts: the page's renderer, the extension's process, browser, GPU, utility, and
+ * the bench with its simulator) and counts the page's frames: where a load's work went besides
+ * the page's main thread, the two sides side by side (medians per load).
+ */
+const CPU = process.env.BENCH_HOSTILE_CPU === '1';
 
 /**
  * Waits out one load's window, scrolling to the end halfway with BENCH_HOSTILE_SCROLL=1 (also
@@ -62,19 +70,33 @@ function recordLongTasks(): void {
   }).observe({ type: 'longtask', buffered: true });
 }
 
+/** BENCH_HOSTILE_CPU: the page's animation frames, counted (a string: tsx's name helpers do not exist in the page). */
+const COUNT_FRAMES = `window.benchFrames = 0;
+const benchCounter = { tick() { window.benchFrames++; requestAnimationFrame(benchCounter.tick); } };
+requestAnimationFrame(benchCounter.tick);`;
+
 interface Blocking {
   longest: number;
   blocking: number;
+  /** BENCH_HOSTILE_CPU: CPU ms by process kind over the load, and the page's frames. */
+  cpu?: Record<ProcessKind, number>;
+  frames?: number;
 }
 
 async function blockingOf(context: BrowserContext, url: string): Promise<Blocking> {
   const page = await context.newPage();
   try {
     await page.addInitScript(recordLongTasks);
+    if (CPU) await page.addInitScript({ content: COUNT_FRAMES });
+    const before = CPU ? cpuSnapshot() : undefined;
     await page.goto(url, { timeout: 120_000 });
     await watch(page);
-    const tasks = await page.evaluate(() => (window as unknown as { benchTasks: number[] }).benchTasks);
-    return { longest: Math.max(0, ...tasks), blocking: tasks.reduce((s, d) => s + Math.max(0, d - 50), 0) };
+    const cpu = before && cpuSpent(before, cpuSnapshot());
+    const { tasks, frames } = await page.evaluate(() => {
+      const w = window as unknown as { benchTasks: number[]; benchFrames: number };
+      return { tasks: w.benchTasks, frames: w.benchFrames };
+    });
+    return { longest: Math.max(0, ...tasks), blocking: tasks.reduce((s, d) => s + Math.max(0, d - 50), 0), ...(cpu && { cpu, frames }) };
   } finally {
     await page.close();
   }
@@ -164,6 +186,17 @@ function firstAtOrAfter(sorted: TraceEvent[], ts: number): number {
 }
 
 const fmt = (n: number) => n.toFixed(0);
+
+/** BENCH_HOSTILE_CPU: medians per load, alone → with us, of each process kind's CPU and of the renderer's per frame. */
+function cpuLine(alones: Blocking[], withs: Blocking[]): string {
+  const med = (runs: Blocking[], of: (b: Blocking) => number) => median(runs.map(of));
+  const parts = PROCESS_KINDS.map((k) => `${k} ${fmt(med(alones, (b) => b.cpu![k]))} → ${fmt(med(withs, (b) => b.cpu![k]))}`);
+  const perFrame = (b: Blocking) => b.cpu!.renderer / Math.max(1, b.frames!);
+  parts.push(`frames ${fmt(med(alones, (b) => b.frames!))} → ${fmt(med(withs, (b) => b.frames!))}`);
+  parts.push(`renderer per frame ${med(alones, perFrame).toFixed(1)} → ${med(withs, perFrame).toFixed(1)}`);
+  const each = (runs: Blocking[]) => runs.map((b) => PROCESS_KINDS.filter((k) => k !== 'renderer').map((k) => fmt(b.cpu![k])).join('/')).join(', ');
+  return `CPU ms per load (medians, alone → with us): ${parts.join('; ')}\n    per load (${PROCESS_KINDS.filter((k) => k !== 'renderer').join('/')}): alone ${each(alones)}; with us ${each(withs)}`;
+}
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 export async function run(): Promise<void> {
@@ -193,6 +226,7 @@ export async function run(): Promise<void> {
       );
       const list = (runs: Blocking[]) => runs.map((b) => fmt(b.blocking)).join(', ');
       details.push(`${name}: blocking per load, alone ${list(alones)}; with us ${list(withs)} ms`);
+      if (CPU) details.push(`${name}: ${cpuLine(alones, withs)}`);
     }
     console.log(`longest and blocking: medians of ${RUNS} loads a side (BENCH_HOSTILE_RUNS), alternating:`);
     for (const line of details) console.log(`  ${line}`);

@@ -11,19 +11,48 @@
  *   mutation-storm.html), STORM_DETAIL=<ms>: list each task our script ran in during the first
  *   <ms> of the load (frame task or our own, wall, CPU, our calls by function and line, what the
  *   browser did in it); STORM_DETAIL=long: every task over 50 ms of CPU, both sides. Function
- *   names and lines are readable with a build made with WXT_NO_MINIFY=1.
+ *   names and lines are readable with a build made with WXT_NO_MINIFY=1. STORM_PROCESSES=1:
+ *   per load, the CPU of the tasks of the other processes' busiest threads (the extension's
+ *   service worker and page, the browser's main and IO threads, the GPU process's compositor,
+ *   the page renderer's compositor): the load's work outside the page's main thread.
  */
 import { withHostileSession } from './hostile-session';
-import { contentScriptTaskSet, startTrace } from './page';
+import { contentScriptTaskSet, startTrace, type TraceEvent } from './page';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
 const ROUNDS = Number(process.env.STORM_ROUNDS ?? 3);
 const PAGE = process.env.STORM_PAGE ?? 'mutation-storm.html';
 
+/** STORM_PROCESSES: the threads reported, as `<process> <thread>` from the trace's metadata. */
+const THREADS = ['Browser CrBrowserMain', 'Browser Chrome_IOThread', 'Extension Renderer ServiceWorker thread', 'Extension Renderer CrRendererMain', 'GPU Process VizCompositorThread', 'GPU Process CrGpuMain', 'Renderer Compositor'];
+
+/** CPU (thread time) of each reported thread's top-level tasks; the page's renderer's compositor only (`pageTid` is its main thread). */
+function threadTaskCpu(events: TraceEvent[], pageTid: number | undefined): Map<string, number> {
+  type Meta = TraceEvent & { pid: number; args: { name?: string } };
+  const processes = new Map<number, string>();
+  const threads = new Map<string, string>();
+  for (const e of events as Meta[]) {
+    if (e.ph !== 'M') continue;
+    if (e.name === 'process_name') processes.set(e.pid, e.args.name ?? '');
+    if (e.name === 'thread_name') threads.set(`${e.pid}/${e.tid}`, e.args.name ?? '');
+  }
+  const pagePid = (events as Meta[]).find((e) => e.tid === pageTid)?.pid;
+  const out = new Map<string, number>(THREADS.map((t) => [t, 0]));
+  for (const e of events as Meta[]) {
+    if (e.ph !== 'X' || e.name !== 'RunTask' || !e.tdur) continue;
+    const process = processes.get(e.pid) ?? '';
+    if (process === 'Renderer' && e.pid !== pagePid) continue;
+    const name = `${process} ${threads.get(`${e.pid}/${e.tid}`) ?? ''}`;
+    if (out.has(name)) out.set(name, out.get(name)! + e.tdur / 1000);
+  }
+  return out;
+}
+
 async function main() {
   await withHostileSession('iplens-storm-blocking-', async ({ context, extensionId, scanned, alone }) => {
     const scriptUrl = `chrome-extension://${extensionId}/content-scripts/content.js`;
     const sums: Record<string, number[]> = { alone: [], us: [] };
+    const threadCpu: Record<string, Map<string, number[]>> = { alone: new Map(), us: new Map() };
     const cpuStats: Record<string, number[][]> = { alone: [], us: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of round % 2 ? ['us', 'alone'] : ['alone', 'us']) {
@@ -90,6 +119,11 @@ async function main() {
             console.log(`   ${((t.ts - t0) / 1000).toFixed(0).padStart(5)}ms ${frame ? 'FRAME' : 'own  '} [${fns}] wall ${((t.dur ?? 0) / 1000).toFixed(1)} cpu ${((t.tdur ?? 0) / 1000).toFixed(1)} ours ${ourCpu.toFixed(1)} (${mine.length} calls) | ${names}`);
           }
         }
+        if (process.env.STORM_PROCESSES) {
+          const byThread = threadTaskCpu(events, tid);
+          for (const [name, ms] of byThread) threadCpu[side]!.set(name, [...(threadCpu[side]!.get(name) ?? []), ms]);
+          console.log(`       other threads' task CPU (ms): ${[...byThread].map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join(', ')}`);
+        }
         const line = [...buckets].sort((a, b) => a[0] - b[0]).map(([b, [o, u]]) => `${b}s ${o.toFixed(0)}+${u.toFixed(0)}`).join('  ');
         console.log(`${side.padEnd(6)} blocking ${total.toFixed(0).padStart(5)} ms | per second (others+ours): ${line}`);
         if (detail.length) console.log(`       our long tasks: ${detail.join(' ')}`);
@@ -101,6 +135,9 @@ async function main() {
       console.log(`${side}: cpu blocking load median ${med(rows.map((r) => r[0]!)).toFixed(0)}, steady median ${med(rows.map((r) => r[1]!)).toFixed(0)}, frame cpu mean median ${med(rows.map((r) => r[2]!)).toFixed(1)}`);
     }
     console.log(`median blocking alone ${med(sums.alone!).toFixed(0)} us ${med(sums.us!).toFixed(0)}`);
+    if (process.env.STORM_PROCESSES) {
+      for (const name of THREADS) console.log(`${name}: task CPU per load, median alone ${med(threadCpu.alone!.get(name) ?? [0]).toFixed(1)}, with us ${med(threadCpu.us!.get(name) ?? [0]).toFixed(1)} ms`);
+    }
   });
 }
 void main();

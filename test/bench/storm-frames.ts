@@ -10,7 +10,8 @@
  *   STORM_WHICH=alone,mo,scanned (mo: the page alone with a subtree MutationObserver that only
  *   keeps its records a frame: the observer's own cost; mo-child, mo-complement, mo-around: see
  *   observeAround; sheet, sheet-html, sheet-marks: see adoptMarks, markRows), STORM_ROUNDS=2,
- *   STORM_PAGE=<fixture>.
+ *   STORM_PAGE=<fixture>, STORM_PROBE=1 (PROBE_SCRIPT: the frames in which the page's
+ *   highlights changed, and their CPU).
  */
 import type { BrowserContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -87,9 +88,29 @@ function markRows(): void {
   });
 }
 
+/**
+ * STORM_PROBE=1: in each animation frame the page reads `CSS.highlights` (names and sizes: ours
+ * are readable from the page's world) and stamps the trace (`console.timeStamp('hl-change')`)
+ * when they differ from the last frame's: that frame renders a change of marks. A change that
+ * keeps every highlight's size is not seen (ours add or move ranges between severities).
+ */
+const PROBE_SCRIPT = `(() => {
+  let last = '';
+  const probe = { tick() {
+    let sig = '';
+    for (const [name, h] of CSS.highlights) sig += name + ':' + h.size + ';';
+    if (sig !== last) { last = sig; console.timeStamp('hl-change'); }
+    requestAnimationFrame(probe.tick);
+  } };
+  requestAnimationFrame(probe.tick);
+})();`;
+const PROBE = process.env.STORM_PROBE === '1';
+
 async function trace(context: BrowserContext, url: string, init?: string): Promise<TraceEvent[]> {
   const page = await context.newPage();
   try {
+    // A string: tsx's name helpers do not exist in the page.
+    if (PROBE) await page.addInitScript({ content: PROBE_SCRIPT });
     if (init?.startsWith('sheet')) {
       let css = readFileSync('entrypoints/content/marks.css', 'utf8');
       if (init === 'sheet-html') css = css.replaceAll(':root::highlight', 'html::highlight');
@@ -128,6 +149,12 @@ interface Summary {
   oursCalls: number;
   oursInFrames: number;
   windowMs: number;
+  /** STORM_PROBE: CPU of the frame tasks that rendered a change of highlights, and their time from the first task. */
+  changeFrames: [cpu: number, at: number][];
+  /** Frame tasks over 50 ms of CPU: CPU, ms from the first task. */
+  longFrames: [cpu: number, at: number][];
+  /** CPU of the frame task at `at` and the two after it. */
+  nextCpu: (at: number) => number[];
 }
 
 /** Thread (CPU) time of the page's frame tasks: what the load changes least. */
@@ -157,6 +184,17 @@ function summarise(events: TraceEvent[], pageUrl: string, scriptUrl: string): Su
     oursCalls: ours.length,
     oursInFrames: ours.filter((c) => frameTasks.some((t) => c.ts >= t.ts && c.ts <= t.ts + (t.dur ?? 0))).length,
     windowMs: last ? (last.ts + (last.dur ?? 0) - first) / 1000 : 0,
+    // Instant events (ph 'I'), not in `mine`.
+    changeFrames: events
+      .filter((e) => e.tid === tid && e.name === 'TimeStamp' && (e.args?.data as { message?: string } | undefined)?.message === 'hl-change')
+      .map((stamp) => frameTasks.find((t) => stamp.ts >= t.ts && stamp.ts <= t.ts + (t.dur ?? 0)))
+      .filter((t): t is TraceEvent => !!t)
+      .map((t) => [(t.tdur ?? 0) / 1000, (t.ts - first) / 1000]),
+    longFrames: frameTasks.filter((t) => (t.tdur ?? 0) > 50_000).map((t) => [(t.tdur ?? 0) / 1000, (t.ts - first) / 1000]),
+    nextCpu: (at) => {
+      const i = frameTasks.findIndex((t) => (t.ts - first) / 1000 >= at);
+      return frameTasks.slice(i, i + 3).map((t) => (t.tdur ?? 0) / 1000);
+    },
   };
 }
 
@@ -164,6 +202,7 @@ function print(label: string, s: Summary): void {
   console.log(
     `${label.padEnd(13)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms, ${s.oursCalls} calls (${s.oursInFrames} in frame tasks)`,
   );
+  if (PROBE) console.log(`${''.padEnd(13)} highlight changes rendered: ${s.changeFrames.length} (frame CPU ms @ ms from the first task: ${s.changeFrames.map(([c, at]) => `${c.toFixed(1)}@${at.toFixed(0)}`).join(', ')}; with the next two: ${s.changeFrames.map(([, at]) => s.nextCpu(at).map((c) => c.toFixed(1)).join('/')).join(', ')}); frames over 50 ms CPU: ${s.longFrames.map(([c, at]) => `${c.toFixed(0)}@${at.toFixed(0)}`).join(' ')}`);
 }
 
 await withHostileSession('storm-frames-', async ({ context, scanned, alone, extensionId }) => {

@@ -19,6 +19,18 @@ describe('badge', () => {
     expect(fake.badges.get(8)).toBe('');
   });
 
+  it('sets its colour once, for every tab, not with each report', async () => {
+    const fake = fakePageApi();
+    const badge = createBadge(fake.api);
+    await badge.report(7, 0, 'doc-a', []);
+    expect(fake.api.action.setBadgeBackgroundColor).not.toHaveBeenCalled();
+    await badge.report(7, 0, 'doc-a', ['185.220.101.1']);
+    await badge.report(8, 0, 'doc-b', ['45.33.32.156']);
+    await badge.report(7, 0, 'doc-c', ['23.0.0.80']);
+    expect(fake.api.action.setBadgeBackgroundColor).toHaveBeenCalledOnce();
+    expect(fake.api.action.setBadgeBackgroundColor).toHaveBeenCalledWith({ color: '#b71c1c' });
+  });
+
   it('starts afresh on a new top document and when the tab navigates', async () => {
     const fake = fakePageApi();
     const badge = createBadge(fake.api);

@@ -17,6 +17,14 @@ describe('display handlers', () => {
     expect(await handlers['cs:get-display-settings']({}, page)).toEqual({ thresholds, markStyle: 'background', sendPrivate: true });
   });
 
+  it('reads the three values from storage in one call (each API call is work in the browser process at every page load)', async () => {
+    await saveSettings({ thresholds, markStyle: 'background' });
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    const { handlers } = createDisplayHandlers();
+    expect(await handlers['cs:get-display-settings']({}, page)).toEqual({ thresholds, markStyle: 'background', sendPrivate: false });
+    expect(get).toHaveBeenCalledOnce();
+  });
+
   it('answers the defaults for invalid stored values', async () => {
     await settingItems.thresholds.setValue({ critical: 10, high: 50, medium: 25, low: 0 });
     await settingItems.markStyle.setValue('blink' as never);

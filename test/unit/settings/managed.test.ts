@@ -5,6 +5,7 @@ import {
   DEFAULT_SETTINGS,
   getSetting,
   getSettings,
+  getSettingsOf,
   LockedSettingError,
   parseManagedPolicy,
   readManagedPolicy,
@@ -46,6 +47,13 @@ describe('managed settings', () => {
     expect(s.lookupPolicy).toMatchObject({ perPageCap: 50, reservePercent: 25, siteDailyCap: 800 });
     expect(s.thresholds.critical).toBe(90);
     expect(await getSetting('sitesToScan')).toEqual(['https://siem.corp.example/*']);
+    // Read together (one storage read), the same values in force as one by one.
+    await saveSettings({ markStyle: 'background' });
+    expect(await getSettingsOf(['thresholds', 'markStyle', 'lookupPolicy'])).toEqual({
+      thresholds: await getSetting('thresholds'),
+      markStyle: 'background',
+      lookupPolicy: await getSetting('lookupPolicy'),
+    });
   });
 
   it('a locked setting cannot be saved (options, settings import, popup actions all save through here)', async () => {
