@@ -55,6 +55,11 @@ const keyChangeSignals = [
  */
 async function getStoredSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
   const raw: unknown = key === 'apiKey' ? await keyStore().read() : await settingItems[key as StoredKey].getValue();
+  return validStored(key, raw);
+}
+
+/** A stored value if it fits its schema, else the setting's default. */
+function validStored<K extends SettingKey>(key: K, raw: unknown): Settings[K] {
   const parsed = settingsSchema.shape[key].safeParse(raw);
   return parsed.success ? (parsed.data as Settings[K]) : DEFAULT_SETTINGS[key];
 }
@@ -75,8 +80,7 @@ export async function getSettingsOf<K extends StoredKey>(keys: readonly K[]): Pr
   const [read, policy] = await Promise.all([storage.getItems(keys.map((k) => settingItems[k])), readManagedPolicy()]);
   const stored: Partial<Settings> = {};
   keys.forEach((key, i) => {
-    const parsed = settingsSchema.shape[key].safeParse(read[i]?.value);
-    stored[key] = (parsed.success ? parsed.data : DEFAULT_SETTINGS[key]) as never;
+    stored[key] = validStored(key, read[i]?.value) as never;
   });
   const all = applyManaged({ ...DEFAULT_SETTINGS, ...stored }, policy);
   return Object.fromEntries(keys.map((k) => [k, all[k]])) as Pick<Settings, K>;
