@@ -22,7 +22,7 @@
  * Regions are read before the text: an editor the page adds later is caught by the mutation
  * path (isInsideSkipped), which rescans what the page adds.
  */
-import { couldHoldIp, isSkippedElement, isSkippedTag, mayHostShadow, type SkipOptions } from './skip-rules';
+import { couldHoldIp, isPlainRow, isSkippedElement, isSkippedTag, mayHostShadow, type SkipOptions } from './skip-rules';
 
 export interface WalkVisitor {
   /**
@@ -183,7 +183,12 @@ export class SubtreeWalk {
       } else {
         const shadow = mayHostShadow(tag) ? el.shadowRoot : null;
         if (shadow) this.visitor.shadowRoot(shadow);
-        el = walker.nextNode() as Element | null;
+        if (isPlainRow(el, tag)) {
+          // A row of plain cells holds no region and no shadow root: on past it in one step,
+          // its cells counted (an urgent walk is held to a size).
+          this.nodesSeen += el.childElementCount;
+          el = nextOutside(walker);
+        } else el = walker.nextNode() as Element | null;
       }
       this.nodesSeen++;
       if (++count % CLOCK_EVERY === 0 && el && expired()) {

@@ -70,8 +70,10 @@ describe('Scanner priorities', () => {
     await scanner.enqueue(document.querySelector('table')!, 'urgent');
     // All of it is read (no page limit reached), but past 100 nodes at background priority.
     expect(store.ipCount).toBe(1_000);
+    // The row of plain cells is counted whole as the element pass passes it (issue 11), so
+    // the first clock check already finds the walk past its size: no urgent pause before it.
     const firstBackground = slicer.priorities.indexOf('background');
-    expect(firstBackground).toBeGreaterThan(0);
+    expect(firstBackground).toBeGreaterThanOrEqual(0);
     expect(firstBackground).toBeLessThanOrEqual(3);
     expect(slicer.priorities.slice(firstBackground).every((p) => p === 'background')).toBe(true);
   });

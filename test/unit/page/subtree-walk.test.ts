@@ -157,6 +157,39 @@ describe('SubtreeWalk', () => {
     expect(texts).toHaveLength(1_000);
   });
 
+  it('passes a row of plain cells whole in the element pass: no getAttribute per cell (issue 11)', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `<tr><td>${i}</td><td>10.0.0.${i}</td><td><b>x</b> <a href="#">10.1.0.${i}</a></td></tr>`).join('');
+    document.body.innerHTML = `<table><tbody>${rows}</tbody></table><ul><li>10.2.0.1 <code>y</code></li></ul>`;
+    const asked: string[] = [];
+    const getAttribute = vi.spyOn(Element.prototype, 'getAttribute').mockImplementation(function (this: Element, name: string) {
+      asked.push(this.tagName);
+      return this.attributes.getNamedItem(name)?.value ?? null;
+    });
+    try {
+      const { texts } = collect(document.body);
+      expect(texts.filter((t) => t.includes('.'))).toHaveLength(41);
+      // The rows themselves are looked at (they could be skipped or editable), their cells not.
+      expect(asked.filter((tag) => tag === 'TD' || tag === 'A' || tag === 'B' || tag === 'CODE')).toEqual([]);
+      expect(asked.filter((tag) => tag === 'TR')).toHaveLength(20);
+    } finally {
+      getAttribute.mockRestore();
+    }
+  });
+
+  it('still finds what a row holds beyond plain cells: editors, scripts, shadow roots', () => {
+    document.body.innerHTML = `<table>
+      <tr><td contenteditable>1.1.1.1</td><td>2.2.2.2</td></tr>
+      <tr><td><script>x = "3.3.3.3"</script>4.4.4.4</td></tr>
+      <tr><td><span>5.5.5.5</span></td><td><x-badge></x-badge></td></tr>
+      <tr><td><textarea>6.6.6.6</textarea></td><td><svg><text>7.7.7.7</text></svg></td></tr>
+    </table><ol><li><div>8.8.8.8</div></li><li contenteditable="false">9.9.9.9</li></ol>`;
+    const span = document.querySelector('span')!.attachShadow({ mode: 'open' });
+    const badge = document.querySelector('x-badge')!.attachShadow({ mode: 'open' });
+    const { texts, shadows } = collect(document.body);
+    expect(texts.map((t) => t.trim()).filter(Boolean)).toEqual(['2.2.2.2', '4.4.4.4', '5.5.5.5', '8.8.8.8', '9.9.9.9']);
+    expect(shadows).toEqual([span, badge]);
+  });
+
   it('skips shadow hosts inside skipped regions after the text pass', () => {
     document.body.innerHTML = '<p>1.1.1.1</p><div contenteditable><x-in></x-in></div><x-out></x-out>';
     const inside = document.querySelector('x-in')!.attachShadow({ mode: 'open' });
