@@ -30,9 +30,11 @@ export interface WalkVisitor {
    * its text as the walk read it, `parent` its parent element when the text could hold an IP
    * (read for the skip check; null otherwise, or when the parent is a shadow root): each read
    * is a call into the DOM, and in the content script's isolated world those were ~3 of the ~7
-   * calls per text of the 10,000-row table's 40,000 (issue 11).
+   * calls per text of the 10,000-row table's 40,000 (issue 11). `row`: the plain row the text
+   * is in (isPlainRow, found by the element pass), handed over instead of its parent: a parent
+   * read made a wrapper of our world for each cell, and the row is what the tracker climbs to.
    */
-  text(node: Text, data: string, parent: Element | null): boolean;
+  text(node: Text, data: string, parent: Element | null, row?: Element): boolean;
   /** An open shadow root met on the way: the caller scans it as a new root. */
   shadowRoot(root: ShadowRoot): void;
 }
@@ -52,6 +54,9 @@ export class SubtreeWalk {
   private region = 0;
   /** The first text node of regions[region] (null: none left, or the region holds no text). */
   private regionStart: Text | null = null;
+  /** Plain rows the element pass passed whole, in document order, and the one the text pass is at or before. */
+  private readonly rows: Element[] = [];
+  private row = 0;
   private finished = false;
   /** Elements and text nodes looked at so far (the scanner holds urgent walks to a size). */
   nodesSeen = 0;
@@ -97,9 +102,11 @@ export class SubtreeWalk {
         continue;
       }
       const data = node.data;
-      const parent = couldHoldIp(data) ? node.parentElement : null;
+      const candidate = couldHoldIp(data);
+      const row = candidate ? this.rowOf(node) : undefined;
+      const parent = candidate && !row ? node.parentElement : null;
       if (!parent || !this.isOwnOrSkippedParent(parent)) {
-        if (!this.visitor.text(node, data, parent)) {
+        if (!this.visitor.text(node, data, parent, row)) {
           // Comes back to the same node next time.
           this.nextText = node;
           return false;
@@ -133,6 +140,21 @@ export class SubtreeWalk {
     }
     this.regionStart = this.firstTextOfRegion();
     return node;
+  }
+
+  /**
+   * The plain row holding this text, if any: one position check against the next row (no
+   * wrapper made), where the parent's tag and its row's were read before. Rows the walk has
+   * passed (or that left the page) are dropped from the front.
+   */
+  private rowOf(node: Text): Element | undefined {
+    const { rows } = this;
+    for (; this.row < rows.length; this.row++) {
+      const position = rows[this.row]!.compareDocumentPosition(node);
+      if (position & Node.DOCUMENT_POSITION_CONTAINED_BY) return rows[this.row];
+      if (!(position & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_DISCONNECTED))) return undefined;
+    }
+    return undefined;
   }
 
   /** Skips the rest of `region`: the first text node after it. */
@@ -187,6 +209,7 @@ export class SubtreeWalk {
           // A row of plain cells holds no region and no shadow root: on past it in one step,
           // its cells counted (an urgent walk is held to a size).
           this.nodesSeen += el.childElementCount;
+          this.rows.push(el);
           el = nextOutside(walker);
         } else el = walker.nextNode() as Element | null;
       }
