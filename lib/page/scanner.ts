@@ -183,13 +183,10 @@ export class Scanner {
    * (the row of each of its cells); otherwise, as when it is near, the text's parent is read.
    */
   private farRowOf(node: Text, parent: Element | null, row: Element | undefined): Element | null {
-    const { farRowOf } = this.deps;
-    if (!farRowOf) return null;
-    if (row) {
-      if (farRowOf(row) === row) return row;
-      parent = node.parentElement;
-    }
-    return parent ? farRowOf(parent) : null;
+    const ask = this.deps.farRowOf;
+    if (row && ask?.(row) === row) return row;
+    if (row) parent = node.parentElement;
+    return parent && ask ? ask(parent) : null;
   }
 
   private capped(matches: IpMatch[]): IpMatch[] {

@@ -69,7 +69,7 @@ export function mayHostShadow(tag: string): boolean {
  * eight children (the tracker's list test, near-tracker.ts): the row is its texts' list item.
  */
 const ROW = /^(tr|li)$/i;
-const NOT_PLAIN = ':not(td):not(th):not(a):not(b):not(i):not(em):not(strong):not(code):not(small):not(br):not(img):not(time):not(abbr):not(mark),[contenteditable],:nth-child(8)';
+const NOT_PLAIN = ':not(td):not(th):not(a):not(b):not(i):not(em):not(strong):not(code):not(br):not(img):not(time),[contenteditable],:nth-child(8)';
 
 /** Whether the element pass may skip this element's subtree (see NOT_PLAIN); `tag`: its tagName. */
 export function isPlainRow(element: Element, tag: string): boolean {

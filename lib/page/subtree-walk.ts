@@ -39,6 +39,19 @@ export interface WalkVisitor {
   shadowRoot(root: ShadowRoot): void;
 }
 
+/**
+ * Node.DOCUMENT_POSITION_* as numbers: read from the global on each use (a position check per
+ * candidate text of a plain row), and longer in the bundle.
+ */
+const DISCONNECTED = 1;
+const FOLLOWING = 4;
+const CONTAINED_BY = 16;
+/** Node.TEXT_NODE, Node.DOCUMENT_NODE, NodeFilter.SHOW_ELEMENT and NodeFilter.SHOW_TEXT, likewise. */
+const TEXT_NODE = 3;
+const DOCUMENT_NODE = 9;
+const SHOW_ELEMENT = 1;
+const SHOW_TEXT = 4;
+
 /** How many nodes between two looks at the clock (performance.now() is not free). */
 const CLOCK_EVERY = 64;
 
@@ -66,12 +79,12 @@ export class SubtreeWalk {
     private readonly visitor: WalkVisitor,
     private readonly skip: SkipOptions = {},
   ) {
-    if (root.nodeType === Node.TEXT_NODE) {
+    if (root.nodeType === TEXT_NODE) {
       this.elements = this.nextElement = null;
       this.nextText = root as Text;
       return;
     }
-    this.elements = documentOf(root).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    this.elements = documentOf(root).createTreeWalker(root, SHOW_ELEMENT);
     this.nextElement = this.elements.nextNode() as Element | null;
     if (!this.nextElement) this.startText();
   }
@@ -133,9 +146,9 @@ export class SubtreeWalk {
     while (this.region < regions.length) {
       const region = regions[this.region]!;
       const position = region.compareDocumentPosition(node);
-      if (position & Node.DOCUMENT_POSITION_CONTAINED_BY) return this.pastRegion(region);
+      if (position & CONTAINED_BY) return this.pastRegion(region);
       // The node comes before the region: this is the next one to meet.
-      if (!(position & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_DISCONNECTED))) break;
+      if (!(position & (FOLLOWING | DISCONNECTED))) break;
       this.region++;
     }
     this.regionStart = this.firstTextOfRegion();
@@ -151,8 +164,8 @@ export class SubtreeWalk {
     const { rows } = this;
     for (; this.row < rows.length; this.row++) {
       const position = rows[this.row]!.compareDocumentPosition(node);
-      if (position & Node.DOCUMENT_POSITION_CONTAINED_BY) return rows[this.row];
-      if (!(position & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_DISCONNECTED))) return undefined;
+      if (position & CONTAINED_BY) return rows[this.row];
+      if (!(position & (FOLLOWING | DISCONNECTED))) return undefined;
     }
     return undefined;
   }
@@ -173,7 +186,7 @@ export class SubtreeWalk {
     const { regions } = this;
     for (; this.region < regions.length; this.region++) {
       const region = regions[this.region]!;
-      const first = region.isConnected ? (documentOf(this.root).createTreeWalker(region, NodeFilter.SHOW_TEXT).nextNode() as Text | null) : null;
+      const first = region.isConnected ? (documentOf(this.root).createTreeWalker(region, SHOW_TEXT).nextNode() as Text | null) : null;
       if (first) return first;
     }
     return null;
@@ -225,7 +238,7 @@ export class SubtreeWalk {
 
   private startText(): void {
     this.nextElement = null;
-    this.texts = documentOf(this.root).createTreeWalker(this.root, NodeFilter.SHOW_TEXT);
+    this.texts = documentOf(this.root).createTreeWalker(this.root, SHOW_TEXT);
     this.nextText = this.texts.nextNode() as Text | null;
   }
 }
@@ -240,5 +253,5 @@ function nextOutside(walker: TreeWalker): Element | null {
 }
 
 function documentOf(root: Node): Document {
-  return root.nodeType === Node.DOCUMENT_NODE ? (root as Document) : root.ownerDocument!;
+  return root.nodeType === DOCUMENT_NODE ? (root as Document) : root.ownerDocument!;
 }
