@@ -18,6 +18,12 @@
  *      text whose own parent is skipped (a script or field added since) is never read. Text
  *      that cannot hold an IP (the cheap character test) is handed over unchecked (its visitor
  *      only clears what it held before).
+ * A table row or list item holding only plain cells (isPlainRow: one native query) is passed
+ * whole by the element pass and listed; the text pass names it for each candidate text inside
+ * (one position check against the next listed row) instead of reading the text's parent and
+ * its tag: in our isolated world each parent read made a wrapper per cell (issue 11, thread13).
+ * A script or field the page puts into such a row between the two passes is not caught by tag
+ * there (the mutation path reads what the page adds).
  * Neither pass calls into JS per node through a filter callback (about 5× slower, DESIGN.md).
  * Regions are read before the text: an editor the page adds later is caught by the mutation
  * path (isInsideSkipped), which rescans what the page adds.
