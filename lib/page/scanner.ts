@@ -146,7 +146,7 @@ export class Scanner {
   }
 
   private visitor = {
-    text: (node: Text, data: string, parent: Element | null): boolean => {
+    text: (node: Text, data: string, parent: Element | null, row?: Element): boolean => {
       if (this.current === 'background') {
         this.textNodes++;
         this.chars += data.length;
@@ -160,7 +160,7 @@ export class Scanner {
       // CIDR blocks are read from the same text; a huge node is left to the IP limits.
       if (data.length <= LARGE_TEXT) this.deps.onText?.(node, data);
       if (matches.length > 0) {
-        const farRow = this.current === 'background' && parent ? this.deps.farRowOf?.(parent) : null;
+        const farRow = this.current === 'background' ? this.farRowOf(node, parent, row) : null;
         this.deps.store.setMatches(node, matches, this.change, farRow);
       } else if (this.deps.store.hasNode(node)) {
         this.deps.store.setMatches(node, matches, this.change);
@@ -176,6 +176,18 @@ export class Scanner {
       this.queues[this.current].push(root);
     },
   };
+
+  /**
+   * The row to hold a whole-page text under without occurrences (see ScannerDeps.farRowOf). A
+   * plain row the walk names is asked directly when the tracker takes it as its own list item
+   * (the row of each of its cells); otherwise, as when it is near, the text's parent is read.
+   */
+  private farRowOf(node: Text, parent: Element | null, row: Element | undefined): Element | null {
+    const ask = this.deps.farRowOf;
+    if (row && ask?.(row) === row) return row;
+    if (row) parent = node.parentElement;
+    return parent && ask ? ask(parent) : null;
+  }
 
   private capped(matches: IpMatch[]): IpMatch[] {
     const max = this.limits.maxMatchesPerNode;

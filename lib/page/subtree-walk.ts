@@ -18,11 +18,17 @@
  *      text whose own parent is skipped (a script or field added since) is never read. Text
  *      that cannot hold an IP (the cheap character test) is handed over unchecked (its visitor
  *      only clears what it held before).
+ * A table row or list item holding only plain cells (isPlainRow: one native query) is passed
+ * whole by the element pass and listed; the text pass names it for each candidate text inside
+ * (one position check against the next listed row) instead of reading the text's parent and
+ * its tag: in our isolated world each parent read made a wrapper per cell (issue 11, thread13).
+ * A script or field the page puts into such a row between the two passes is not caught by tag
+ * there (the mutation path reads what the page adds).
  * Neither pass calls into JS per node through a filter callback (about 5× slower, DESIGN.md).
  * Regions are read before the text: an editor the page adds later is caught by the mutation
  * path (isInsideSkipped), which rescans what the page adds.
  */
-import { couldHoldIp, isSkippedElement, isSkippedTag, mayHostShadow, type SkipOptions } from './skip-rules';
+import { couldHoldIp, isPlainRow, isSkippedElement, isSkippedTag, mayHostShadow, type SkipOptions } from './skip-rules';
 
 export interface WalkVisitor {
   /**
@@ -30,12 +36,27 @@ export interface WalkVisitor {
    * its text as the walk read it, `parent` its parent element when the text could hold an IP
    * (read for the skip check; null otherwise, or when the parent is a shadow root): each read
    * is a call into the DOM, and in the content script's isolated world those were ~3 of the ~7
-   * calls per text of the 10,000-row table's 40,000 (issue 11).
+   * calls per text of the 10,000-row table's 40,000 (issue 11). `row`: the plain row the text
+   * is in (isPlainRow, found by the element pass), handed over instead of its parent: a parent
+   * read made a wrapper of our world for each cell, and the row is what the tracker climbs to.
    */
-  text(node: Text, data: string, parent: Element | null): boolean;
+  text(node: Text, data: string, parent: Element | null, row?: Element): boolean;
   /** An open shadow root met on the way: the caller scans it as a new root. */
   shadowRoot(root: ShadowRoot): void;
 }
+
+/**
+ * Node.DOCUMENT_POSITION_* as numbers: read from the global on each use (a position check per
+ * candidate text of a plain row), and longer in the bundle.
+ */
+const DISCONNECTED = 1;
+const FOLLOWING = 4;
+const CONTAINED_BY = 16;
+/** Node.TEXT_NODE, Node.DOCUMENT_NODE, NodeFilter.SHOW_ELEMENT and NodeFilter.SHOW_TEXT, likewise. */
+const TEXT_NODE = 3;
+const DOCUMENT_NODE = 9;
+const SHOW_ELEMENT = 1;
+const SHOW_TEXT = 4;
 
 /** How many nodes between two looks at the clock (performance.now() is not free). */
 const CLOCK_EVERY = 64;
@@ -52,6 +73,9 @@ export class SubtreeWalk {
   private region = 0;
   /** The first text node of regions[region] (null: none left, or the region holds no text). */
   private regionStart: Text | null = null;
+  /** Plain rows the element pass passed whole, in document order, and the one the text pass is at or before. */
+  private readonly rows: Element[] = [];
+  private row = 0;
   private finished = false;
   /** Elements and text nodes looked at so far (the scanner holds urgent walks to a size). */
   nodesSeen = 0;
@@ -61,12 +85,12 @@ export class SubtreeWalk {
     private readonly visitor: WalkVisitor,
     private readonly skip: SkipOptions = {},
   ) {
-    if (root.nodeType === Node.TEXT_NODE) {
+    if (root.nodeType === TEXT_NODE) {
       this.elements = this.nextElement = null;
       this.nextText = root as Text;
       return;
     }
-    this.elements = documentOf(root).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    this.elements = documentOf(root).createTreeWalker(root, SHOW_ELEMENT);
     this.nextElement = this.elements.nextNode() as Element | null;
     if (!this.nextElement) this.startText();
   }
@@ -97,9 +121,11 @@ export class SubtreeWalk {
         continue;
       }
       const data = node.data;
-      const parent = couldHoldIp(data) ? node.parentElement : null;
+      const candidate = couldHoldIp(data);
+      const row = candidate ? this.rowOf(node) : undefined;
+      const parent = candidate && !row ? node.parentElement : null;
       if (!parent || !this.isOwnOrSkippedParent(parent)) {
-        if (!this.visitor.text(node, data, parent)) {
+        if (!this.visitor.text(node, data, parent, row)) {
           // Comes back to the same node next time.
           this.nextText = node;
           return false;
@@ -126,13 +152,28 @@ export class SubtreeWalk {
     while (this.region < regions.length) {
       const region = regions[this.region]!;
       const position = region.compareDocumentPosition(node);
-      if (position & Node.DOCUMENT_POSITION_CONTAINED_BY) return this.pastRegion(region);
+      if (position & CONTAINED_BY) return this.pastRegion(region);
       // The node comes before the region: this is the next one to meet.
-      if (!(position & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_DISCONNECTED))) break;
+      if (!(position & (FOLLOWING | DISCONNECTED))) break;
       this.region++;
     }
     this.regionStart = this.firstTextOfRegion();
     return node;
+  }
+
+  /**
+   * The plain row holding this text, if any: one position check against the next row (no
+   * wrapper made), where the parent's tag and its row's were read before. Rows the walk has
+   * passed (or that left the page) are dropped from the front.
+   */
+  private rowOf(node: Text): Element | undefined {
+    const { rows } = this;
+    for (; this.row < rows.length; this.row++) {
+      const position = rows[this.row]!.compareDocumentPosition(node);
+      if (position & CONTAINED_BY) return rows[this.row];
+      if (!(position & (FOLLOWING | DISCONNECTED))) return undefined;
+    }
+    return undefined;
   }
 
   /** Skips the rest of `region`: the first text node after it. */
@@ -151,7 +192,7 @@ export class SubtreeWalk {
     const { regions } = this;
     for (; this.region < regions.length; this.region++) {
       const region = regions[this.region]!;
-      const first = region.isConnected ? (documentOf(this.root).createTreeWalker(region, NodeFilter.SHOW_TEXT).nextNode() as Text | null) : null;
+      const first = region.isConnected ? (documentOf(this.root).createTreeWalker(region, SHOW_TEXT).nextNode() as Text | null) : null;
       if (first) return first;
     }
     return null;
@@ -183,7 +224,13 @@ export class SubtreeWalk {
       } else {
         const shadow = mayHostShadow(tag) ? el.shadowRoot : null;
         if (shadow) this.visitor.shadowRoot(shadow);
-        el = walker.nextNode() as Element | null;
+        if (isPlainRow(el, tag)) {
+          // A row of plain cells holds no region and no shadow root: on past it in one step,
+          // its cells counted (an urgent walk is held to a size).
+          this.nodesSeen += el.childElementCount;
+          this.rows.push(el);
+          el = nextOutside(walker);
+        } else el = walker.nextNode() as Element | null;
       }
       this.nodesSeen++;
       if (++count % CLOCK_EVERY === 0 && el && expired()) {
@@ -197,7 +244,7 @@ export class SubtreeWalk {
 
   private startText(): void {
     this.nextElement = null;
-    this.texts = documentOf(this.root).createTreeWalker(this.root, NodeFilter.SHOW_TEXT);
+    this.texts = documentOf(this.root).createTreeWalker(this.root, SHOW_TEXT);
     this.nextText = this.texts.nextNode() as Text | null;
   }
 }
@@ -212,5 +259,5 @@ function nextOutside(walker: TreeWalker): Element | null {
 }
 
 function documentOf(root: Node): Document {
-  return root.nodeType === Node.DOCUMENT_NODE ? (root as Document) : root.ownerDocument!;
+  return root.nodeType === DOCUMENT_NODE ? (root as Document) : root.ownerDocument!;
 }

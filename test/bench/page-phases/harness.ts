@@ -59,7 +59,7 @@ function runStage(stage: number): { texts: number; candidates: number; occurrenc
   let occurrences = 0;
   const visitor = {
     // As the scanner: the text and parent the walk read (an older lib's walk passes neither).
-    text(node: Text, walkData?: string, walkParent?: Element | null): boolean {
+    text(node: Text, walkData?: string, walkParent?: Element | null, walkRow?: Element): boolean {
       texts++;
       if (stage < 1) return true;
       const data = walkData ?? node.data;
@@ -70,7 +70,12 @@ function runStage(stage: number): { texts: number; candidates: number; occurrenc
       occurrences += matches.length;
       if (stage < 4 || matches.length === 0) return true;
       const parent = walkParent !== undefined ? walkParent : node.parentNode?.nodeType === Node.ELEMENT_NODE ? (node.parentNode as Element) : null;
-      const row = farRows && parent ? farRows.farRowOf(parent) : null;
+      // As the scanner: a plain row the walk names is asked directly (thread13).
+      let row = farRows && walkRow && farRows.farRowOf(walkRow) === walkRow ? walkRow : null;
+      if (!row && farRows) {
+        const p = parent ?? (walkRow ? node.parentElement : null);
+        row = p ? farRows.farRowOf(p) : null;
+      }
       store.setMatches(node, matches, change, row);
       if (stage < 5) return true;
       trackFarRows(farRows!, change.farAdded ?? []);

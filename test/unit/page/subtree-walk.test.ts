@@ -106,7 +106,9 @@ describe('SubtreeWalk', () => {
     const walk = new SubtreeWalk(document.body, { text: (t) => texts.push(t.data) > 0, shadowRoot: () => {} });
     let slices = 1;
     while (!walk.step(() => true)) slices++;
-    const calls = compare.mock.calls.length;
+    // Checks against the plain rows (one per candidate text in them, in place of two parent
+    // reads and a tag read, issue 11) are not region checks.
+    const calls = compare.mock.contexts.filter((el) => (el as Element).tagName !== 'TR').length;
     compare.mockRestore();
     expect(texts.filter((t) => t.includes('.'))).toHaveLength(1_001);
     expect(texts).toContain('after 9.9.9.9');
@@ -155,6 +157,67 @@ describe('SubtreeWalk', () => {
     expect(query).not.toHaveBeenCalled();
     query.mockRestore();
     expect(texts).toHaveLength(1_000);
+  });
+
+  it('passes a row of plain cells whole in the element pass: no getAttribute per cell (issue 11)', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `<tr><td>${i}</td><td>10.0.0.${i}</td><td><b>x</b> <a href="#">10.1.0.${i}</a></td></tr>`).join('');
+    document.body.innerHTML = `<table><tbody>${rows}</tbody></table><ul><li>10.2.0.1 <code>y</code></li></ul>`;
+    const asked: string[] = [];
+    const getAttribute = vi.spyOn(Element.prototype, 'getAttribute').mockImplementation(function (this: Element, name: string) {
+      asked.push(this.tagName);
+      return this.attributes.getNamedItem(name)?.value ?? null;
+    });
+    try {
+      const { texts } = collect(document.body);
+      expect(texts.filter((t) => t.includes('.'))).toHaveLength(41);
+      // The rows themselves are looked at (they could be skipped or editable), their cells not.
+      expect(asked.filter((tag) => tag === 'TD' || tag === 'A' || tag === 'B' || tag === 'CODE')).toEqual([]);
+      expect(asked.filter((tag) => tag === 'TR')).toHaveLength(20);
+    } finally {
+      getAttribute.mockRestore();
+    }
+  });
+
+  it('hands a plain row\'s texts over with their row, reading no parent (issue 11)', () => {
+    document.body.innerHTML = '<table><tbody><tr><td>1.1.1.1</td><td><b>2.2.2.2</b></td><td>n</td></tr><tr><td>3.3.3.3</td></tr></tbody></table><p>4.4.4.4</p>';
+    const [first, second] = [...document.querySelectorAll('tr')];
+    const seen: [string, Element | null, Element | undefined][] = [];
+    const visitor = { text: (t: Text, data: string, parent: Element | null, row?: Element) => seen.push([data, parent, row]) > 0, shadowRoot: () => {} };
+    const parentReads = vi.spyOn(Node.prototype, 'parentElement', 'get');
+    new SubtreeWalk(document.body, visitor).step(() => false);
+    const reads = parentReads.mock.calls.length;
+    parentReads.mockRestore();
+    expect(seen).toEqual([
+      ['1.1.1.1', null, first],
+      ['2.2.2.2', null, first],
+      ['n', null, undefined],
+      ['3.3.3.3', null, second],
+      ['4.4.4.4', document.querySelector('p'), undefined],
+    ]);
+    // Only the paragraph's: a cell's parent read made a wrapper of our world per cell.
+    expect(reads).toBe(1);
+  });
+
+  it('names no row whose cells the tracker takes as list items (eight children or more)', () => {
+    const cells = Array.from({ length: 8 }, (_, i) => `<td>10.0.0.${i}</td>`).join('');
+    document.body.innerHTML = `<table><tbody><tr>${cells}</tr><tr><td>${'<b>x</b>'.repeat(8)} 10.1.0.1</td></tr></tbody></table>`;
+    const rows: (Element | undefined)[] = [];
+    new SubtreeWalk(document.body, { text: (_t, _d, _p, row) => rows.push(row) > 0, shadowRoot: () => {} }).step(() => false);
+    expect(rows.filter((row) => row !== undefined)).toEqual([]);
+  });
+
+  it('still finds what a row holds beyond plain cells: editors, scripts, shadow roots', () => {
+    document.body.innerHTML = `<table>
+      <tr><td contenteditable>1.1.1.1</td><td>2.2.2.2</td></tr>
+      <tr><td><script>x = "3.3.3.3"</script>4.4.4.4</td></tr>
+      <tr><td><span>5.5.5.5</span></td><td><x-badge></x-badge></td></tr>
+      <tr><td><textarea>6.6.6.6</textarea></td><td><svg><text>7.7.7.7</text></svg></td></tr>
+    </table><ol><li><div>8.8.8.8</div></li><li contenteditable="false">9.9.9.9</li></ol>`;
+    const span = document.querySelector('span')!.attachShadow({ mode: 'open' });
+    const badge = document.querySelector('x-badge')!.attachShadow({ mode: 'open' });
+    const { texts, shadows } = collect(document.body);
+    expect(texts.map((t) => t.trim()).filter(Boolean)).toEqual(['2.2.2.2', '4.4.4.4', '5.5.5.5', '8.8.8.8', '9.9.9.9']);
+    expect(shadows).toEqual([span, badge]);
   });
 
   it('skips shadow hosts inside skipped regions after the text pass', () => {
