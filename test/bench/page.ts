@@ -163,7 +163,7 @@ export interface TraceEvent {
   /** The thread's CPU clock at the event, µs. */
   tts?: number;
   tid: number;
-  args?: { elementCount?: number; data?: { url?: string; elementCount?: number; message?: string } };
+  args?: { elementCount?: number; data?: { url?: string; elementCount?: number; message?: string; type?: string; functionName?: string; columnNumber?: number } };
 }
 
 /** The top-level tasks (RunTask) in which a function of `scriptUrl` ran. */

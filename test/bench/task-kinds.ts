@@ -4,18 +4,10 @@
  * script's evaluation). `bench page` prints it per side of its table.
  */
 import { median } from './frame-attribution';
+import type { TraceEvent } from './page';
 
-export interface KindEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  /** The thread's CPU clock at the event, µs. */
-  tts?: number;
-  tid: number;
-  args?: { data?: { url?: string; type?: string; functionName?: string; columnNumber?: number } };
-}
+/** A trace event as bench page reads it (a type-only import: page.ts imports this module). */
+export type KindEvent = TraceEvent;
 
 /** Our thread time in tasks of one kind (what started them), with the collector's share. */
 export interface TaskKind {
