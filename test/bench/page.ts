@@ -334,6 +334,22 @@ export async function withExtension<T>(sim: Simulator, dir: string, fn: (context
   }
 }
 
+/**
+ * Waits for the checker's `benchDoneAt`, polled from the page's main world, as the page-alone run
+ * waits (runPageAlone): Playwright's waitForFunction injects its utility script at the page's
+ * load, and that script and its polls added 25-30 ms (EvaluateScript 5-7, PrePaint 17-21) to the
+ * page's first frame, with the page alone too: they were counted as ours (first12).
+ */
+export async function waitBenchDone(page: Page, timeoutMs: number): Promise<void> {
+  await page.evaluate(async (ms) => {
+    const until = performance.now() + ms;
+    while ((window as BenchWindow).benchDoneAt === undefined) {
+      if (performance.now() > until) throw new Error(`on-screen IPs not marked within ${ms / 1000} s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, timeoutMs);
+}
+
 /** Waits until the content script says it is done, and counts what it found. */
 export function waitScanned(ext: Page, url: string): Promise<{ occurrences: number; distinct: number }> {
   return ext.evaluate(async ([u, pollMs]) => {
@@ -351,17 +367,7 @@ export function waitScanned(ext: Page, url: string): Promise<{ occurrences: numb
 }
 
 async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => Promise<TraceEvent[]>, id: string, url: string, t0: number, dir: string) {
-  // Polled from the page's main world, as the page-alone run waits (runPageAlone): Playwright's
-  // waitForFunction injects its utility script at the page's load, and that script and its
-  // polls added 25-30 ms (EvaluateScript 5-7, PrePaint 17-21) to the page's first frame, with
-  // the page alone too: they were counted as ours (first12).
-  await page.evaluate(async () => {
-    const until = performance.now() + 120_000;
-    while ((window as BenchWindow).benchDoneAt === undefined) {
-      if (performance.now() > until) throw new Error('on-screen IPs not marked within 120 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  });
+  await waitBenchDone(page, 120_000);
   const found = await waitScanned(ext, url);
   const at = await page.evaluate((t0) => {
     const w = window as BenchWindow;
