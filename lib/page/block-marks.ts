@@ -22,9 +22,6 @@ export interface BlockMarksEnv {
   makeRange: (node: Text, start: number, end: number) => AbstractRange;
 }
 
-/** Shared by every text without a block: read only (never held, see scanText). */
-const NO_BLOCKS: CidrMatch[] = [];
-
 export class BlockMarks {
   private readonly byNode = new Map<Text, { ranges: AbstractRange[]; blocks: CidrMatch[] }>();
   private readonly highlight: Highlight;
@@ -42,11 +39,8 @@ export class BlockMarks {
   scanText(node: Text, data: string): void {
     // Nodes that left the page are dropped now and then, not on every mutation.
     if (++this.scans % 500 === 0) this.sweep();
-    // No slash, no block (lastBlocks too): nothing to do while no node holds one. No lookup by
-    // node and no empty array per text: the 10,000-row table hands over 40,000 (issue 11, slice14).
-    if (this.byNode.size === 0 && !data.includes('/')) return;
     const old = this.byNode.get(node);
-    const blocks = data === this.lastText ? this.lastBlocks : data.includes('/') ? findCidrs(data) : NO_BLOCKS;
+    const blocks = data === this.lastText ? this.lastBlocks : data.includes('/') ? findCidrs(data) : [];
     if (old) {
       for (const range of old.ranges) this.highlight.delete(range);
       this.byNode.delete(node);
@@ -67,12 +61,12 @@ export class BlockMarks {
     return (text) => {
       const ips = findIps(text);
       let blocks: CidrMatch[] | null = null;
-      for (let i = 0; i < ips.length; i++) {
-        const block = cidrAfter(text, ips[i]!);
+      for (const m of ips) {
+        const block = cidrAfter(text, m);
         if (block) (blocks ??= []).push(block);
       }
       this.lastText = text;
-      this.lastBlocks = blocks ?? NO_BLOCKS;
+      this.lastBlocks = blocks ?? [];
       if (!blocks) return ips;
       const names = new Set(blocks.map((b) => b.start));
       return ips.filter((m) => !names.has(m.start));

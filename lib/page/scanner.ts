@@ -72,14 +72,6 @@ export class Scanner {
   private batching = false;
   /** isInsideSkipped's answers in this slice (the page cannot change during one): cleared at each yield. */
   private skipKnown = new Map<Node, boolean>();
-  /**
-   * The plain row farRowOf last asked the tracker about, and its answer: a row's candidate
-   * texts come one after another (3 of the table's 4 hold IPs), and the tracker's answer cannot
-   * change until onChange runs (flush) or the page runs (a yield, observer callbacks). Asked once
-   * per row, not once per text (issue 11, slice14). `undefined`: nothing asked since.
-   */
-  private askedRow: Element | undefined;
-  private rowAnswer: Element | null = null;
   /** Ends a background-priority yield early (see yieldToPage); set only while one waits. */
   private wake: (() => void) | null = null;
   private stopped = false;
@@ -159,8 +151,7 @@ export class Scanner {
         this.textNodes++;
         this.chars += data.length;
       }
-      // The walk reads a parent or names a row only for a text that could hold an IP: not tested twice.
-      if (!parent && !row && !couldHoldIp(data)) {
+      if (!couldHoldIp(data)) {
         if (this.deps.store.hasNode(node)) this.deps.store.setMatches(node, NO_MATCHES, this.change);
         return true;
       }
@@ -193,13 +184,7 @@ export class Scanner {
    */
   private farRowOf(node: Text, parent: Element | null, row: Element | undefined): Element | null {
     const ask = this.deps.farRowOf;
-    if (row && ask) {
-      if (row !== this.askedRow) {
-        this.askedRow = row;
-        this.rowAnswer = ask(row);
-      }
-      if (this.rowAnswer === row) return row;
-    }
+    if (row && ask?.(row) === row) return row;
     if (row) parent = node.parentElement;
     return parent && ask ? ask(parent) : null;
   }
@@ -276,7 +261,6 @@ export class Scanner {
   private async work(): Promise<void> {
     const { slicer } = this.deps;
     this.skipKnown.clear();
-    this.askedRow = undefined;
     try {
       slicer.begin();
       while (!this.stopped) {
@@ -330,9 +314,8 @@ export class Scanner {
       );
     });
     this.wake = null;
-    // The page ran meanwhile: what was skipped, and what is near, may have changed.
+    // The page ran meanwhile: what was skipped may have changed.
     this.skipKnown.clear();
-    this.askedRow = undefined;
     // Woken from the page's own task (the mutation flush): a fresh slice, so the screen's text
     // is marked before that frame is painted.
     if (woken) slicer.begin();
@@ -340,8 +323,6 @@ export class Scanner {
 
   private flush(): void {
     if (changeSize(this.change) === 0) return;
-    // onChange tracks rows: a row's chunk may be near now.
-    this.askedRow = undefined;
     const change = this.change;
     this.change = emptyChange();
     this.deps.onChange(change);

@@ -65,30 +65,6 @@ describe('Scanner priorities', () => {
     expect(store.occurrenceCount).toBe(5);
   });
 
-  it('asks the tracker once per plain row for its texts, again after a flush or a yield (issue 11, slice14)', async () => {
-    document.body.innerHTML = '<table><tbody><tr><td>10.0.0.1</td><td>2026-11-24 12:00</td><td>x</td><td>to 10.0.0.2</td></tr><tr><td>10.0.1.1</td><td>10.0.1.2</td></tr></tbody></table>';
-    const asked: string[] = [];
-    const store = new OccurrenceStore(fakeRangeFactory);
-    const farRowOf = (el: Element) => (asked.push(el.tagName), el.closest('tr'));
-    const scanner = new Scanner({ findIps, store, slicer: { begin() {}, expired: () => false, pause: () => Promise.resolve() }, onChange: () => {}, farRowOf });
-    await scanner.enqueue(document.body, 'background');
-    expect(asked).toEqual(['TR', 'TR']);
-    expect(store.occurrenceCount).toBe(4);
-
-    // One row of 200 texts read across slices (expired at every clock check): asked anew in each.
-    const cell = document.createElement('td');
-    for (let i = 0; i < 200; i++) cell.append(`10.2.0.${i} `);
-    const row = document.createElement('tr');
-    row.append(cell);
-    document.querySelector('tbody')!.replaceChildren(row);
-    asked.length = 0;
-    const slicer = recordingSlicer();
-    const again = new Scanner({ findIps, store: new OccurrenceStore(fakeRangeFactory), slicer, onChange: () => {}, farRowOf });
-    await again.enqueue(document.body, 'background');
-    expect(asked.length).toBeGreaterThan(1);
-    expect(asked.length).toBeLessThan(200);
-  });
-
   it('checks a text node queued by a mutation for skipped regions in its slice', async () => {
     document.body.innerHTML = '<div contenteditable="true"><span>typed 8.8.8.8</span></div><p>seen 1.1.1.1</p>';
     const store = new OccurrenceStore(fakeRangeFactory);
