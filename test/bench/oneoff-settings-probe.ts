@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   try {
     for (let r = 0; r < 3; r++) {
       await withExtension(sim, dir, async (context, ext) => {
-        const url = `${sim.origin}/pages/siem/big-table.html`;
+        const url = `${sim.origin}/pages/siem/big-table.html${process.env.PROBE_ROWS ? `?rows=${process.env.PROBE_ROWS}` : ''}`;
         const page = await context.newPage();
         await page.addInitScript(NAME_SHIM);
         await page.goto(url, { timeout: NAV_TIMEOUT_MS });
