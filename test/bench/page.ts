@@ -41,6 +41,13 @@ const MODES = (process.env.BENCH_PAGE_MODES ?? 'registered,one-off').split(',');
  * functions compiled. What the one-off side pays for compiling our script cold.
  */
 const ONE_OFF_WARM = !!process.env.BENCH_PAGE_ONE_OFF_WARM;
+/**
+ * BENCH_PAGE_ONE_OFF_SETTLE_MS=6000: the one-off scan is asked for that long after the page's
+ * load instead of at once (a diagnostic; default 0). Right after load the first message of a
+ * content script to the background waited 1-5 s in Chromium (the page's main thread idle), and
+ * the page's post-load major GC was under way when our scan began (issue 11, oneoff14).
+ */
+const ONE_OFF_SETTLE_MS = Number(process.env.BENCH_PAGE_ONE_OFF_SETTLE_MS ?? 0);
 /** How often the bench asks the content script whether its scan is done (BENCH_SCAN_POLL_MS). */
 const SCAN_POLL_MS = Number(process.env.BENCH_SCAN_POLL_MS ?? 1000);
 /** The page-side pattern for the references and for counting: dotted quads in text. */
@@ -400,6 +407,7 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
   // Which of our tasks the time is in (issue 11, tasks13): the scan's slices, or the rest.
   const ours = contentScriptTaskSet(events, scriptUrl);
   const kinds = taskKinds(events, ours, scriptUrl, readFileSync(path.join(dir, 'content-scripts/content.js'), 'utf8'));
+  if (process.env.BENCH_PAGE_DEBUG && align) printStartTimeline(events, ours, align, t0);
   if (process.env.BENCH_PAGE_DEBUG) {
     console.log(`    inside our tasks (nested events, thread ms): ${insideTasks(events, ours)}`);
     console.log(`    this run's thread time by task kind (n/ms/GC ms [each]): ${formatKinds([...kinds].sort((a, b) => b[1].thread - a[1].thread), true)}`);
@@ -427,6 +435,38 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
     distinct: found.distinct,
     elementsAfter: at.elements,
   };
+}
+
+/**
+ * BENCH_PAGE_DEBUG=1: when, from t0, our script was evaluated and its first and last tasks ran,
+ * and when the renderer's main thread took major-GC marking steps (before our evaluation: a
+ * collection the page had under way; in our tasks: steps it made us pay). The one-off's "every
+ * on-screen IP marked" counts from the request, the registered one's from navigation start (issue 11, oneoff14).
+ */
+function printStartTimeline(events: TraceEvent[], ours: Set<TraceEvent>, align: { ts: number; now: number; tid: number }, t0: number): void {
+  const at = (ts: number) => ((ts - align.ts) / 1000 + align.now - t0).toFixed(0);
+  const main = events.filter((e) => e.ph === 'X' && e.tid === align.tid);
+  const evaluation = main.find((e) => e.name === 'EvaluateScript' && [...ours].some((t) => t.ts <= e.ts && e.ts < t.ts + (t.dur ?? 0)));
+  const tasks = [...ours].sort((a, b) => a.ts - b.ts);
+  const marking = main.filter((e) => e.name === 'V8.GC_MC_INCREMENTAL').sort((a, b) => a.ts - b.ts);
+  const inOurs = marking.filter((m) => tasks.some((t) => t.ts <= m.ts && m.ts < t.ts + (t.dur ?? 0)));
+  const before = evaluation ? marking.filter((m) => m.ts < evaluation.ts).length : 0;
+  const range = (list: TraceEvent[]) => (list.length ? `${at(list[0]!.ts)}-${at(list[list.length - 1]!.ts)} ms` : '–');
+  console.log(
+    `    our tasks from t0 (@ms thread ms): ${tasks.map((t) => `@${at(t.ts)} ${((t.tdur ?? t.dur ?? 0) / 1000).toFixed(1)}`).join(', ')}`,
+  );
+  // The main thread between our evaluation and our next task: what the scan's start waited behind.
+  if (tasks.length > 1) {
+    const gap = main.filter((e) => e.name === 'RunTask' && e.ts > tasks[0]!.ts + (tasks[0]!.dur ?? 0) && e.ts < tasks[1]!.ts);
+    const named = (t: TraceEvent) => main.filter((e) => e !== t && e.name !== 'RunTask' && e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0)).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0]?.name ?? '';
+    const busy = gap.reduce((a, t) => a + (t.tdur ?? t.dur ?? 0), 0) / 1000;
+    console.log(
+      `    before our second task: ${gap.length} tasks, ${busy.toFixed(0)} ms thread; ≥ 10 ms: ${gap.filter((t) => (t.dur ?? 0) >= 10_000).map((t) => `@${at(t.ts)} ${((t.dur ?? 0) / 1000).toFixed(0)} wall/${((t.tdur ?? 0) / 1000).toFixed(0)} thread ${named(t)}`).join(', ')}`,
+    );
+  }
+  console.log(
+    `    timeline from t0: our evaluation @${evaluation ? at(evaluation.ts) : '?'} ms, our tasks ${range(tasks)}; major-GC marking steps on the main thread ${marking.length} (${range(marking)}; ${before} before our evaluation, ${inOurs.length} in our tasks, ${(inOurs.reduce((s, m) => s + (m.tdur ?? m.dur ?? 0), 0) / 1000).toFixed(1)} ms thread)`,
+  );
 }
 
 /** BENCH_PAGE_DEBUG=1: what the rendering-only frame of most thread time spent it in (trace events by name, thread ms). */
@@ -497,6 +537,7 @@ function runOneOff(sim: Simulator, dir: string): Promise<ExtensionRun> {
     }
     await page.goto(url, { timeout: NAV_TIMEOUT_MS });
     await page.waitForLoadState('load');
+    if (ONE_OFF_SETTLE_MS > 0) await page.waitForTimeout(ONE_OFF_SETTLE_MS);
     const elementsBefore = await page.evaluate(() => document.getElementsByTagName('*').length);
     await page.evaluate(armChecker);
     const cdp = await context.newCDPSession(page);
