@@ -1,8 +1,14 @@
 /**
- * Scratch (oneoff14): how long the one-off scan's first message (the display settings) waits
- * for the background, sent from the extension page at the moment of the scan request, and when
- * the scan request itself is answered. fromPage: [first, second sent 200 ms later] ms from the
- * first's send, per injected probe. PROBE_WAIT_MS: wait that long after load first.
+ * How long the display-settings request of a one-off scan takes, round trip, sent from the page's
+ * isolated world (as the content script sends it) while the scan request is answered, and from an
+ * extension page (refused there at once: the router's sender check). fromPage: [first, second
+ * sent 200 ms later] ms from the first's send, per injected probe. In a fresh browser the first
+ * ~3 s are the handler's `storage.managed.get()` (Chromium readies the policy domain at start),
+ * not message delivery: docs/page-performance.md, "The one-off's 2 s wait is the policy read".
+ *
+ *   BENCH_EXTENSION_DIR=<build> npx tsx test/bench/oneoff-settings-probe.ts
+ *   PROBE_WAIT_MS: wait that long after load first; PROBE_ROWS: the table's rows (default 10,000);
+ *   PROBE_FROM_WORKER=1: no extension page open, the probe injected by the service worker.
  */
 import path from 'node:path';
 import { startSimulator } from '../sim/server';
