@@ -14,6 +14,20 @@ import path from 'node:path';
 import { startSimulator } from '../sim/server';
 import { NAV_TIMEOUT_MS, NAME_SHIM, withExtension, type ExtApi } from './page';
 
+/**
+ * Defines `probe` where it is evaluated (the extension page or the worker), to be injected into
+ * the page's isolated world: two display-settings requests, the second 200 ms after the first (is
+ * it the first request that waits, or every request in a window after the load?). A string: tsx
+ * would put its `__name` helper into a function's text, which the page does not have.
+ */
+const DEFINE_PROBE = `globalThis.probe = async () => {
+  const s = performance.now();
+  const ask = () => chrome.runtime.sendMessage({ type: 'cs:get-display-settings', payload: {} }).then(() => Math.round(performance.now() - s));
+  const first = ask();
+  await new Promise((r) => setTimeout(r, 200));
+  return [await first, await ask()];
+}`;
+
 async function main(): Promise<void> {
   const sim = await startSimulator({ port: 0, staticDir: path.resolve('test/fixtures') });
   const dir = process.env.BENCH_EXTENSION_DIR ?? '.output/chrome-mv3-e2e';
@@ -26,27 +40,13 @@ async function main(): Promise<void> {
         await page.goto(url, { timeout: NAV_TIMEOUT_MS });
         await page.waitForLoadState('load');
         await page.waitForTimeout(Number(process.env.PROBE_WAIT_MS ?? 0));
-        // Two messages from the page's isolated world, the second 200 ms after the first: is it the
-        // first message that waits, or every message in a window after the load?
-        await ext.evaluate(`globalThis.probe = async () => {
-          const s = performance.now();
-          const ask = () => chrome.runtime.sendMessage({ type: 'cs:get-display-settings', payload: {} }).then(() => Math.round(performance.now() - s));
-          const first = ask();
-          await new Promise((r) => setTimeout(r, 200));
-          return [await first, await ask()];
-        }`);
+        await ext.evaluate(DEFINE_PROBE);
         if (process.env.PROBE_FROM_WORKER) {
           // No extension page open (the bench keeps its options page in a background tab): the
           // probe is injected by the service worker.
           const worker = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'))!;
           await ext.close();
-          await worker.evaluate(`globalThis.probe = async () => {
-            const s = performance.now();
-            const ask = () => chrome.runtime.sendMessage({ type: 'cs:get-display-settings', payload: {} }).then(() => Math.round(performance.now() - s));
-            const first = ask();
-            await new Promise((r) => setTimeout(r, 200));
-            return [await first, await ask()];
-          }`);
+          await worker.evaluate(DEFINE_PROBE);
           const fromPage = await worker.evaluate(`(async () => {
             const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(url)} });
             const out = [];
