@@ -30,6 +30,19 @@ import { markedThreadMs, median, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, VIEWPORT
 
 const IPV4 = String.raw`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`;
 const STAGES = ['floor', 'walk', 'prefilter', 'findIps', 'match cache', 'store', 'tracker', 'ranges'] as const;
+
+/**
+ * BENCH_PHASES_PROFILE: the harness's stage (its STAGES have no floor: 0 = walk ... 6 = ranges),
+ * by number or by name. Anything else stops the bench: `=tracker` once ran as stage NaN, silently.
+ */
+function profileStageOf(value: string): number {
+  const byName = STAGES.indexOf(value as (typeof STAGES)[number]) - 1;
+  const stage = byName >= 0 ? byName : /^\d+$/.test(value) ? Number(value) : -1;
+  if (stage < 0 || stage > STAGES.length - 2) {
+    throw new Error(`BENCH_PHASES_PROFILE=${value}: give one of ${STAGES.slice(1).map((name, i) => `${i} (${name})`).join(', ')}`);
+  }
+  return stage;
+}
 const HARNESS = 'test/bench/page-phases/harness.ts';
 
 async function bundle(root: string): Promise<string> {
@@ -118,7 +131,7 @@ export async function run(): Promise<void> {
   const profileStage = process.env.BENCH_PHASES_PROFILE;
   if (profileStage !== undefined) {
     try {
-      await runProfile(browser, sim, [['this tree', '.'], ...(other ? [[other, other] as [string, string]] : [])], HARNESS, Number(profileStage), runs);
+      await runProfile(browser, sim, [['this tree', '.'], ...(other ? [[other, other] as [string, string]] : [])], HARNESS, profileStageOf(profileStage), runs);
     } finally {
       await browser.close();
       await sim.close();
