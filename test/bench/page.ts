@@ -43,9 +43,10 @@ const MODES = (process.env.BENCH_PAGE_MODES ?? 'registered,one-off').split(',');
 const ONE_OFF_WARM = !!process.env.BENCH_PAGE_ONE_OFF_WARM;
 /**
  * BENCH_PAGE_ONE_OFF_SETTLE_MS=6000: the one-off scan is asked for that long after the page's
- * load instead of at once (a diagnostic; default 0). Right after load the first message of a
- * content script to the background waited 1-5 s in Chromium (the page's main thread idle), and
- * the page's post-load major GC was under way when our scan began (issue 11, oneoff14).
+ * load instead of at once (a diagnostic; default 0). In a fresh browser the script's display-settings
+ * request waited 1-3 s, for the worker's first `storage.managed.get()` of the session (Chromium
+ * readies the policy domain ~3 s after start), and the page's post-load major GC was under way
+ * when our scan began (issue 11, oneoff14; docs/page-performance.md).
  */
 const ONE_OFF_SETTLE_MS = Number(process.env.BENCH_PAGE_ONE_OFF_SETTLE_MS ?? 0);
 /** How often the bench asks the content script whether its scan is done (BENCH_SCAN_POLL_MS). */
