@@ -76,8 +76,12 @@ async function getStoredSettings(): Promise<Settings> {
  * settings): six extension API calls in the browser's main thread at every page load, which
  * on a 2-core machine compete with the page's own frames (issue 10, the mutation storm).
  */
-export async function getSettingsOf<K extends StoredKey>(keys: readonly K[]): Promise<Pick<Settings, K>> {
-  const [read, policy] = await Promise.all([storage.getItems(keys.map((k) => settingItems[k])), readManagedPolicy()]);
+export async function getSettingsOf<K extends StoredKey>(
+  keys: readonly K[],
+  /** The organisation's policy when the caller has it already (or must not wait for it). */
+  given?: ManagedPolicy,
+): Promise<Pick<Settings, K>> {
+  const [read, policy] = await Promise.all([storage.getItems(keys.map((k) => settingItems[k])), given ?? readManagedPolicy()]);
   const stored: Partial<Settings> = {};
   keys.forEach((key, i) => {
     stored[key] = validStored(key, read[i]?.value) as never;
