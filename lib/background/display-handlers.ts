@@ -59,12 +59,20 @@ export function createDisplayHandlers(deps: DisplayHandlerDeps = {}) {
   const readPolicy = deps.readPolicy ?? (() => readManagedPolicy());
   const policyWaitMs = deps.policyWaitMs ?? POLICY_WAIT_MS;
 
-  /** A script was answered without the policy: when it comes, every tab gets its values if they differ. */
+  /**
+   * Scripts answered without the policy: when it comes, every tab gets its values if they differ.
+   * One correction for all the scripts that started before it (restored tabs start together: one
+   * push each would send tabs × tabs messages). A setting changed meanwhile is pushed by the watcher.
+   */
+  let correcting: Promise<void> | null = null;
   function correctWhenPolicyComes(policy: Promise<ManagedPolicy>, answered: DisplaySettings): void {
-    void policy
+    correcting ??= policy
       .then((p) => storedDisplaySettings(p))
       .then((settings) => (sameSettings(settings, answered) ? undefined : push(settings)))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        correcting = null;
+      });
   }
 
   const handlers: Handlers<DisplayMessageType> = {

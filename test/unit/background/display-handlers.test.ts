@@ -88,6 +88,18 @@ describe('display handlers', () => {
       expect(push).toHaveBeenCalledWith({ thresholds: policyThresholds, markStyle: 'background', sendPrivate: false });
     });
 
+    it('scripts that start together before it get one push between them, not one each', async () => {
+      await saveSettings({ thresholds });
+      const { readPolicy, give } = latePolicy();
+      const push = vi.fn(() => Promise.resolve());
+      const { handlers } = createDisplayHandlers({ readPolicy, policyWaitMs: 5, push, watch: () => undefined });
+      await Promise.all([1, 2, 3].map(() => handlers['cs:get-display-settings']({}, page)));
+      give(policy);
+      await vi.waitFor(() => expect(push).toHaveBeenCalled());
+      await new Promise((r) => setTimeout(r, 20));
+      expect(push).toHaveBeenCalledOnce();
+    });
+
     it('pushes nothing when the policy changes none of the values answered', async () => {
       await saveSettings({ thresholds: policyThresholds, lookupPolicy: { ...DEFAULT_LOOKUP_POLICY, sendPrivate: false } });
       const { readPolicy, give } = latePolicy();
