@@ -15,6 +15,7 @@
  * About 2 × rows / CHUNK_SIZE coarse targets plus a few hundred fine ones, whatever the page.
  */
 
+import { DOCUMENT_POSITION_FOLLOWING } from './dom-constants';
 import { compactMap, SetMap } from './set-map';
 
 export type Nearness = 'visible' | 'near';
@@ -371,7 +372,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     const container = item.parentNode;
     let chunk = container ? openChunk.get(container) : undefined;
     const last = chunk?.items[chunk.items.length - 1];
-    const follows = !!last && !!(last.compareDocumentPosition(item) & 4 /* Node.DOCUMENT_POSITION_FOLLOWING */);
+    const follows = !!last && !!(last.compareDocumentPosition(item) & DOCUMENT_POSITION_FOLLOWING);
     if (!chunk || chunk.items.length >= chunkSize || !follows) {
       chunk = { items: [], first: 'unknown', last: 'unknown', near: false, container };
       if (container) openChunk.set(container, chunk);

@@ -4,6 +4,7 @@
  * popup and the lookups), and, for the occurrences given a range (those that came near the
  * viewport: only they can be marked), listed by IP to recolour them when a result arrives.
  */
+import { TEXT_NODE } from './dom-constants';
 import type { IpMatch } from '../ip/types';
 import { compactMap, SetMap } from './set-map';
 
@@ -64,9 +65,6 @@ export interface StoreChange {
   farAdded: FarText[];
   farRemoved: FarText[];
 }
-
-/** Node.TEXT_NODE, without needing the DOM's globals where the store is made. */
-const TEXT_NODE = 3;
 
 export type RangeFactory = (node: Text, start: number, end: number) => AbstractRange;
 

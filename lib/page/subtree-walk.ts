@@ -28,6 +28,15 @@
  * Regions are read before the text: an editor the page adds later is caught by the mutation
  * path (isInsideSkipped), which rescans what the page adds.
  */
+import {
+  DOCUMENT_NODE,
+  DOCUMENT_POSITION_CONTAINED_BY as CONTAINED_BY,
+  DOCUMENT_POSITION_DISCONNECTED as DISCONNECTED,
+  DOCUMENT_POSITION_FOLLOWING as FOLLOWING,
+  SHOW_ELEMENT,
+  SHOW_TEXT,
+  TEXT_NODE,
+} from './dom-constants';
 import { couldHoldIp, isPlainRow, isSkippedElement, isSkippedTag, mayHostShadow, type SkipOptions } from './skip-rules';
 
 export interface WalkVisitor {
@@ -44,19 +53,6 @@ export interface WalkVisitor {
   /** An open shadow root met on the way: the caller scans it as a new root. */
   shadowRoot(root: ShadowRoot): void;
 }
-
-/**
- * Node.DOCUMENT_POSITION_* as numbers: read from the global on each use (a position check per
- * candidate text of a plain row), and longer in the bundle.
- */
-const DISCONNECTED = 1;
-const FOLLOWING = 4;
-const CONTAINED_BY = 16;
-/** Node.TEXT_NODE, Node.DOCUMENT_NODE, NodeFilter.SHOW_ELEMENT and NodeFilter.SHOW_TEXT, likewise. */
-const TEXT_NODE = 3;
-const DOCUMENT_NODE = 9;
-const SHOW_ELEMENT = 1;
-const SHOW_TEXT = 4;
 
 /** How many nodes between two looks at the clock (performance.now() is not free). */
 const CLOCK_EVERY = 64;
