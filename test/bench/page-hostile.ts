@@ -21,6 +21,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { withHostileSession } from './hostile-session';
 import { contentScriptTaskSet, median, startTrace, type TraceEvent } from './page';
 import { cpuSnapshot, cpuSpent, PROCESS_KINDS, type ProcessKind } from './process-cpu';
+import { firstAtOrAfter } from './task-kinds';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 8_000);
 /**
@@ -172,17 +173,6 @@ export function ownWorkMs(task: TraceEvent, sorted: TraceEvent[], scriptUrl: str
     i = j;
   }
   return own;
-}
-
-function firstAtOrAfter(sorted: TraceEvent[], ts: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]!.ts < ts) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 const fmt = (n: number) => n.toFixed(0);

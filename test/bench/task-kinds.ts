@@ -43,8 +43,8 @@ function nestedByThread(events: KindEvent[]): Map<number, KindEvent[]> {
   return byTid;
 }
 
-/** Index of the first event at or after `ts`. */
-function firstAtOrAfter(list: KindEvent[], ts: number): number {
+/** Index of the first event at or after `ts` in a list sorted by time (binary search). */
+export function firstAtOrAfter(list: readonly { ts: number }[], ts: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
