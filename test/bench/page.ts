@@ -446,11 +446,13 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
  */
 function printStartTimeline(events: TraceEvent[], ours: Set<TraceEvent>, align: { ts: number; now: number; tid: number }, t0: number): void {
   const at = (ts: number) => ((ts - align.ts) / 1000 + align.now - t0).toFixed(0);
+  /** Whether `e` starts inside task `t`. */
+  const startsIn = (t: TraceEvent, e: TraceEvent) => t.ts <= e.ts && e.ts < t.ts + (t.dur ?? 0);
   const main = events.filter((e) => e.ph === 'X' && e.tid === align.tid);
-  const evaluation = main.find((e) => e.name === 'EvaluateScript' && [...ours].some((t) => t.ts <= e.ts && e.ts < t.ts + (t.dur ?? 0)));
+  const evaluation = main.find((e) => e.name === 'EvaluateScript' && [...ours].some((t) => startsIn(t, e)));
   const tasks = [...ours].sort((a, b) => a.ts - b.ts);
   const marking = main.filter((e) => e.name === 'V8.GC_MC_INCREMENTAL').sort((a, b) => a.ts - b.ts);
-  const inOurs = marking.filter((m) => tasks.some((t) => t.ts <= m.ts && m.ts < t.ts + (t.dur ?? 0)));
+  const inOurs = marking.filter((m) => tasks.some((t) => startsIn(t, m)));
   const before = evaluation ? marking.filter((m) => m.ts < evaluation.ts).length : 0;
   const range = (list: TraceEvent[]) => (list.length ? `${at(list[0]!.ts)}-${at(list[list.length - 1]!.ts)} ms` : '–');
   console.log(
@@ -459,7 +461,7 @@ function printStartTimeline(events: TraceEvent[], ours: Set<TraceEvent>, align: 
   // The main thread between our evaluation and our next task: what the scan's start waited behind.
   if (tasks.length > 1) {
     const gap = main.filter((e) => e.name === 'RunTask' && e.ts > tasks[0]!.ts + (tasks[0]!.dur ?? 0) && e.ts < tasks[1]!.ts);
-    const named = (t: TraceEvent) => main.filter((e) => e !== t && e.name !== 'RunTask' && e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0)).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0]?.name ?? '';
+    const named = (t: TraceEvent) => main.filter((e) => e !== t && e.name !== 'RunTask' && startsIn(t, e)).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0]?.name ?? '';
     const busy = gap.reduce((a, t) => a + (t.tdur ?? t.dur ?? 0), 0) / 1000;
     console.log(
       `    before our second task: ${gap.length} tasks, ${busy.toFixed(0)} ms thread; ≥ 10 ms: ${gap.filter((t) => (t.dur ?? 0) >= 10_000).map((t) => `@${at(t.ts)} ${((t.dur ?? 0) / 1000).toFixed(0)} wall/${((t.tdur ?? 0) / 1000).toFixed(0)} thread ${named(t)}`).join(', ')}`,
