@@ -74,6 +74,15 @@ export function createBadge(api: BadgeApi) {
     }
   }
 
+  /** Drops a tab's saved reports; false when there were none. */
+  async function forget(tabId: number): Promise<boolean> {
+    const all = await load();
+    if (!(tabId in all)) return false;
+    delete all[tabId];
+    await stored.save(all);
+    return true;
+  }
+
   return {
     /**
      * A frame's risky IPs. `verified` says whether the frame was really given a reputation for
@@ -99,13 +108,16 @@ export function createBadge(api: BadgeApi) {
       await stored.save(all);
       await show(tabId);
     },
-    /** The tab navigated or closed. */
+    /** The tab navigated: its old page's count goes, and the badge shows none. */
     async clearTab(tabId: number) {
-      const all = await load();
-      if (!(tabId in all)) return;
-      delete all[tabId];
-      await stored.save(all);
-      await show(tabId);
+      if (await forget(tabId)) await show(tabId);
+    },
+    /**
+     * The tab closed: only its saved count goes. The browser drops a closed tab's badge with
+     * the tab, so a `setBadgeText` there would only fail quietly (an API call less per close).
+     */
+    async forgetTab(tabId: number) {
+      await forget(tabId);
     },
     async total(tabId: number): Promise<number> {
       return distinctRisky((await load())[tabId]);

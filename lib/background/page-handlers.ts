@@ -165,7 +165,7 @@ export function createPageHandlers(deps: PageHandlerDeps) {
       // A new URL loading in the tab: its old counts are gone (Chrome resets the badge too).
       if (change.status === 'loading' && change.url) void badge.clearTab(tabId);
     });
-    api.tabs.onRemoved.addListener((tabId) => void badge.clearTab(tabId));
+    api.tabs.onRemoved.addListener((tabId) => void badge.forgetTab(tabId));
     api.permissions.onAdded.addListener(() => void registration.sync().catch(() => undefined));
     api.permissions.onRemoved.addListener(() => void registration.sync().catch(() => undefined));
     sites.watch(() => void registration.sync().catch(() => undefined));

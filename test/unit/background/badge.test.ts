@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { badgeText, createBadge, distinctRisky } from '@/lib/background/badge';
 import { fakePageApi } from './page-api-fake';
 
@@ -40,6 +40,20 @@ describe('badge', () => {
     expect(fake.badges.get(7)).toBe('1');
     await badge.clearTab(7);
     expect(fake.badges.get(7)).toBe('');
+  });
+
+  it('forgets a closed tab without a toolbar call on it', async () => {
+    const fake = fakePageApi();
+    const badge = createBadge(fake.api);
+    await badge.report(7, 0, 'doc-a', ['1.1.1.1']);
+    await badge.report(8, 0, 'doc-b', ['2.2.2.2']);
+    vi.mocked(fake.api.action.setBadgeText).mockClear();
+    await badge.forgetTab(7);
+    // The browser drops a closed tab's badge itself: setting it would fail on a tab that is gone.
+    expect(fake.api.action.setBadgeText).not.toHaveBeenCalled();
+    expect(await badge.total(7)).toBe(0);
+    expect(await createBadge(fake.api).total(7)).toBe(0);
+    expect(await createBadge(fake.api).total(8)).toBe(1);
   });
 
   it('survives a service-worker restart through storage.session', async () => {

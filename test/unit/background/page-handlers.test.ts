@@ -161,5 +161,13 @@ describe('page handlers', () => {
     expect(fake.badges.get(5)).toBe('2');
     fake.events.onUpdated.fire(5, { status: 'loading', url: 'http://127.0.0.1/next' });
     await vi.waitFor(() => expect(fake.badges.get(5)).toBe(''));
+    // Closed: its saved count goes, with no toolbar call on a tab that no longer exists.
+    tell(6, ['185.220.101.1']);
+    await route({ type: 'cs:page-summary', payload: { riskyIps: ['185.220.101.1'] } }, fromTab(6));
+    await vi.waitFor(() => expect(fake.session.get('pageBadge')).toHaveProperty('6'));
+    vi.mocked(fake.api.action.setBadgeText).mockClear();
+    fake.events.onRemoved.fire(6);
+    await vi.waitFor(() => expect(fake.session.get('pageBadge')).not.toHaveProperty('6'));
+    expect(fake.api.action.setBadgeText).not.toHaveBeenCalled();
   });
 });
