@@ -21,9 +21,29 @@ export interface ScanStats {
  * The candidate nextCandidate just found, checked as the address it looks like. One read by
  * hand (plain dotted decimal) is IPv4 and already judged: no colon test, no second parse.
  */
-function checkCandidate(text: string, start: number, raw: string): IpMatch | null {
-  if (plainCandidate !== NOT_PLAIN) return checkIpv4(text, start, raw, plainCandidate);
+function checkCandidate(text: string, start: number, end: number): IpMatch | null {
+  if (plainCandidate !== NOT_PLAIN) return checkIpv4(text, start, text.slice(start, end), plainCandidate);
+  if (tooFewColons(text, start, end)) return null;
+  const raw = text.slice(start, end);
   return raw.includes(':') ? checkIpv6(text, start, raw) : checkIpv4(text, start, raw);
+}
+
+/**
+ * True when `text[start, end)`, a candidate, has a colon but can be no IPv6 address however
+ * checkIpv6 reads it: without `::` an address has seven colons (six before an IPv4 tail), and
+ * with fewer than six, no `::` and no `[:]`, each of its readings (the trailing colon dropped,
+ * or read past a label: part of the same run) has fewer still. Times of day (`11:59:52`, in
+ * every timestamp cell and log line) are most such candidates: turned away here, with no
+ * slice and no parse (issue 11, slice15). False sends the candidate through the full checks.
+ */
+export function tooFewColons(text: string, start: number, end: number): boolean {
+  let colons = 0;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 91) return false;
+    if (code === 58 && (text.charCodeAt(i + 1) === 58 || ++colons === 6)) return false;
+  }
+  return colons > 0;
 }
 
 /**
@@ -42,8 +62,7 @@ export function forEachIp(text: string, onMatch: (match: IpMatch) => void, stats
       stats.candidates++;
       stats.candidateChars += end - start;
     }
-    const raw = text.slice(start, end);
-    const match = checkCandidate(text, start, raw);
+    const match = checkCandidate(text, start, end);
     if (match) {
       // A match read again after a label may run past the first candidate.
       if (match.end > position) position = match.end;
@@ -64,8 +83,7 @@ export function forEachIpFrom(text: string, from: number, onMatch: (match: IpMat
     const start = nextCandidate(text, position);
     if (start < 0) return -1;
     position = candidateEnd;
-    const raw = text.slice(start, position);
-    const match = checkCandidate(text, start, raw);
+    const match = checkCandidate(text, start, position);
     if (match) {
       if (match.end > position) position = match.end;
       onMatch(match);
@@ -74,8 +92,23 @@ export function forEachIpFrom(text: string, from: number, onMatch: (match: IpMat
   }
 }
 
+/**
+ * findIps' matches of the text being read, by index: one array for every call, not an array
+ * grown by pushes (17 slots from the first) and a closure per text. The page's scan calls
+ * findIps for each of the 10,000-row table's 40,000 candidate texts: those were ~250 of the
+ * ~350 bytes it allocated per text (issue 11, slice15). A long result is not kept in it.
+ */
+let found: IpMatch[] = [];
+let foundCount = 0;
+const collect = (m: IpMatch): void => {
+  found[foundCount++] = m;
+};
+
+/** The addresses in `text`, in an array of their exact length (callers may keep it). */
 export function findIps(text: string): IpMatch[] {
-  const matches: IpMatch[] = [];
-  forEachIp(text, (m) => matches.push(m));
+  foundCount = 0;
+  forEachIp(text, collect);
+  const matches = found.slice(0, foundCount);
+  if (foundCount > 64) found = [];
   return matches;
 }

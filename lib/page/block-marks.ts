@@ -10,6 +10,9 @@ import type { IpMatch } from '../ip/types';
 
 export const BLOCK_HIGHLIGHT = 'ip-rep-block';
 
+/** The blocks of a text without any: one list for all (only read), not one per text read. */
+const NO_BLOCKS: CidrMatch[] = [];
+
 /** A dashed violet underline: unlike every severity colour, and no fill (nothing is known yet). */
 const BLOCK_CSS = `::highlight(${BLOCK_HIGHLIGHT}) { text-decoration: underline dashed rgb(142 68 173); text-decoration-thickness: 2px; text-underline-offset: 2px; }`;
 
@@ -29,7 +32,7 @@ export class BlockMarks {
   private scans = 0;
   /** The blocks findIps saw in the text it was last given (the scanner calls scanText next). */
   private lastText: string | null = null;
-  private lastBlocks: CidrMatch[] = [];
+  private lastBlocks = NO_BLOCKS;
 
   constructor(private readonly env: BlockMarksEnv) {
     this.highlight = env.createHighlight();
@@ -40,7 +43,7 @@ export class BlockMarks {
     // Nodes that left the page are dropped now and then, not on every mutation.
     if (++this.scans % 500 === 0) this.sweep();
     const old = this.byNode.get(node);
-    const blocks = data === this.lastText ? this.lastBlocks : data.includes('/') ? findCidrs(data) : [];
+    const blocks = data === this.lastText ? this.lastBlocks : data.includes('/') ? findCidrs(data) : NO_BLOCKS;
     if (old) {
       for (const range of old.ranges) this.highlight.delete(range);
       this.byNode.delete(node);
@@ -66,7 +69,7 @@ export class BlockMarks {
         if (block) (blocks ??= []).push(block);
       }
       this.lastText = text;
-      this.lastBlocks = blocks ?? [];
+      this.lastBlocks = blocks ?? NO_BLOCKS;
       if (!blocks) return ips;
       const names = new Set(blocks.map((b) => b.start));
       return ips.filter((m) => !names.has(m.start));

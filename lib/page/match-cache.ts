@@ -70,9 +70,9 @@ export function cachedFinder(find: FindIps, options: MatchCacheOptions = {}): Fi
       return earlier;
     }
     const found = find(text);
-    // Shared between every node with this text: callers only read it. A copy of the exact
-    // length, as the finder's array grew by pushes and has room for 16 more.
-    const kept = found.length === 0 ? NONE : found.slice();
+    // Shared between every node with this text: callers only read it. findIps' array is of
+    // its exact length already: kept as it is, not copied (issue 11, slice15).
+    const kept = found.length === 0 ? NONE : found;
     keep(text, kept);
     return kept;
   };

@@ -210,3 +210,21 @@ describe('findIps: large and hostile input', () => {
     }
   });
 });
+
+describe('findIps: results', () => {
+  it('gives each call its own array of the exact length, also after a text with many addresses', () => {
+    const many = Array.from({ length: 70 }, (_, i) => `10.0.0.${i + 1}`).join(' ');
+    const first = findIps('a 8.8.8.8 b 9.9.9.9');
+    const long = findIps(many);
+    const last = findIps('c 1.1.1.1');
+    expect(first.map((m) => m.ip)).toEqual(['8.8.8.8', '9.9.9.9']);
+    expect(long).toHaveLength(70);
+    expect(long[69]!.ip).toBe('10.0.0.70');
+    expect(last.map((m) => m.ip)).toEqual(['1.1.1.1']);
+    expect(findIps('no address')).toEqual([]);
+    // A caller may keep and change its array: the next call does not touch it.
+    first.push(last[0]!);
+    expect(findIps('d 2.2.2.2').map((m) => m.ip)).toEqual(['2.2.2.2']);
+    expect(first).toHaveLength(3);
+  });
+});

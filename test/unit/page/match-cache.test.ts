@@ -78,6 +78,18 @@ describe('IP finding cached by text', () => {
     });
   });
 
+  it("keeps the finder's own array, not a copy of it (findIps returns it at its exact length)", () => {
+    const results: ReturnType<typeof findIps>[] = [];
+    const cached = cachedFinder((text) => {
+      const found = findIps(text);
+      results.push(found);
+      return found;
+    });
+    const first = cached('src 185.220.101.1 dst 10.0.0.1');
+    expect(first).toBe(results[0]);
+    expect(cached('src 185.220.101.1 dst 10.0.0.1')).toBe(first);
+  });
+
   it('gives every text without an IP the same empty result', () => {
     const cached = cachedFinder(findIps);
     expect(cached('no address here')).toBe(cached('nor here'));
