@@ -11,15 +11,21 @@
  *   keeps its records a frame: the observer's own cost; mo-child, mo-complement, mo-around: see
  *   observeAround; sheet, sheet-html, sheet-marks: see adoptMarks, markRows), STORM_ROUNDS=2,
  *   STORM_PAGE=<fixture>, STORM_PROBE=1 (PROBE_SCRIPT: the frames in which the page's
- *   highlights changed, and their CPU).
+ *   highlights changed, and their CPU); io-N, highlights-N: see observeStill, markStill;
+ *   STORM_SELF=N: see printSelf (with STORM_CATS=devtools.timeline,disabled-by-default-devtools.timeline,blink,benchmark
+ *   for Blink's lifecycle and intersection events); STORM_NAMES=<regex>: each load's trace
+ *   events of matching names, by name, category, phase and arguments (which events exist).
  */
 import type { BrowserContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { withHostileSession } from './hostile-session';
 import type { TraceEvent } from './page';
+import { selfTimeByName } from './self-time';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 6_000);
 const PAGE = process.env.STORM_PAGE ?? 'mutation-storm.html';
+/** STORM_SELF counts only frame tasks this long after the load's first task: the steady storm, not the load. */
+const STEADY_MS = Number(process.env.STORM_STEADY_MS ?? 1_500);
 const CATS = process.env.STORM_CATS ?? 'devtools.timeline,disabled-by-default-devtools.timeline';
 
 /** STORM_INIT=mo: the page alone with a subtree MutationObserver that only keeps its records a frame. */
@@ -89,6 +95,54 @@ function markRows(): void {
 }
 
 /**
+ * The page's elements (io-N) or texts (highlights-N) outside the storming container (#storm),
+ * N of them spread evenly in document order: what stays on the page for us to observe or mark.
+ */
+function stillNodes(what: number, n: number): Node[] {
+  const storm = document.getElementById('storm');
+  const all: Node[] = [];
+  // No filter function: tsx would wrap an arrow property in a name helper the page lacks.
+  const walker = document.createTreeWalker(document.body, what);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!storm?.contains(node)) all.push(node);
+  const step = Math.max(1, all.length / n);
+  const out: Node[] = [];
+  for (let i = 0; i < all.length && out.length < n; i += step) out.push(all[Math.floor(i)]!);
+  return out;
+}
+
+/**
+ * STORM_WHICH=io-N: the page alone with an IntersectionObserver on N of its elements outside
+ * the storm (spread evenly), with the near tracker's options (one viewport of root and scroll
+ * margin above and below): what Blink's intersection updates cost per target, in every frame
+ * whose layout changed. Our tracker observes 2 ends of each chunk of 32 rows (coarse), and each
+ * near IP's cell twice (fine, on screen).
+ */
+function observeStill([n, source]: [number, string]): void {
+  document.addEventListener('DOMContentLoaded', () => {
+    const pick = new Function(`return (${source})`)() as typeof stillNodes;
+    const margin = '100% 0px 100% 0px';
+    const observer = new IntersectionObserver(() => {}, { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit);
+    const targets = pick(NodeFilter.SHOW_ELEMENT, n);
+    for (const el of targets) observer.observe(el as Element);
+    (window as unknown as { stillTargets: number }).stillTargets = targets.length;
+  });
+}
+
+/**
+ * STORM_WHICH=highlights-N: the marks' rules adopted (as `sheet`) and one highlight of N
+ * StaticRanges, one over each of N texts outside the storm (spread evenly): what registered
+ * ranges cost a page whose DOM changes every frame (Blink rebuilds every highlight's markers
+ * then, HighlightRegistry::ValidateHighlightMarkers).
+ */
+function markStill([n, source]: [number, string]): void {
+  document.addEventListener('DOMContentLoaded', () => {
+    const pick = new Function(`return (${source})`)() as typeof stillNodes;
+    const ranges = pick(NodeFilter.SHOW_TEXT, n).map((t) => new StaticRange({ startContainer: t, startOffset: 0, endContainer: t, endOffset: (t as Text).length }));
+    CSS.highlights.set('ip-rep-high', new Highlight(...ranges));
+  });
+}
+
+/**
  * STORM_PROBE=1: in each animation frame the page reads `CSS.highlights` (names and sizes: ours
  * are readable from the page's world) and stamps the trace (`console.timeStamp('hl-change')`)
  * when they differ from the last frame's: that frame renders a change of marks. A change that
@@ -106,6 +160,9 @@ const PROBE_SCRIPT = `(() => {
 })();`;
 const PROBE = process.env.STORM_PROBE === '1';
 
+/** What the last trace's page held at its end (see trace). */
+let counts = '';
+
 async function trace(context: BrowserContext, url: string, init?: string): Promise<TraceEvent[]> {
   const page = await context.newPage();
   try {
@@ -118,6 +175,13 @@ async function trace(context: BrowserContext, url: string, init?: string): Promi
       if (init === 'sheet-marks') await page.addInitScript(markRows);
     }
     if (init === 'mo') await page.addInitScript(observeOnly);
+    // A function's source, not the function: tsx's name helpers do not exist in the page.
+    const count = Number(init?.split('-')[1]);
+    if (init?.startsWith('io-')) await page.addInitScript(observeStill, [count, stillNodes.toString()] as [number, string]);
+    if (init?.startsWith('highlights-')) {
+      await page.addInitScript(adoptMarks, readFileSync('entrypoints/content/marks.css', 'utf8'));
+      await page.addInitScript(markStill, [count, stillNodes.toString()] as [number, string]);
+    }
     if (init?.startsWith('mo-')) await page.addInitScript(observeAround, init);
     await page.goto(new URL('hostile.js', url).href);
     const cdp = await context.newCDPSession(page);
@@ -128,6 +192,12 @@ async function trace(context: BrowserContext, url: string, init?: string): Promi
     await cdp.send('Tracing.start', { categories: CATS, transferMode: 'ReportEvents' } as never);
     await page.goto(url, { timeout: 120_000 });
     await page.waitForTimeout(WINDOW_MS);
+    // Noise-free counts: ranges in the page's highlights (ours are readable from its world), targets of io-N.
+    counts = await page.evaluate(() => {
+      let ranges = 0;
+      for (const [, h] of CSS.highlights) ranges += h.size;
+      return `ranges registered ${ranges}, io-N targets ${(window as unknown as { stillTargets?: number }).stillTargets ?? 0}`;
+    });
     const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
     await cdp.send('Tracing.end');
     await done;
@@ -155,6 +225,19 @@ interface Summary {
   longFrames: [cpu: number, at: number][];
   /** CPU of the frame task at `at` and the two after it. */
   nextCpu: (at: number) => number[];
+  /** STORM_SELF: self thread time (ms) and count of each trace event name, summed over the frame tasks. */
+  self: Map<string, [ms: number, count: number]>;
+}
+
+/** STORM_NAMES: which trace events of these names the load recorded, and how many. */
+function listNames(events: readonly TraceEvent[], re: RegExp): void {
+  const seen = new Map<string, number>();
+  for (const e of events) {
+    if (!re.test(e.name)) continue;
+    const key = `${e.name} [${(e as TraceEvent & { cat?: string }).cat}] ${e.ph} ${JSON.stringify(e.args).slice(0, 200)}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  for (const [key, n] of seen) console.log(`  ${n}x ${key}`);
 }
 
 /** Thread (CPU) time of the page's frame tasks: what the load changes least. */
@@ -170,6 +253,7 @@ function summarise(events: TraceEvent[], pageUrl: string, scriptUrl: string): Su
     return frameStarts.some((f) => f >= t.ts && f <= end);
   });
   const cpu = frameTasks.map((t) => (t.tdur ?? 0) / 1000).sort((a, b) => a - b);
+  if (process.env.STORM_NAMES) listNames(events, new RegExp(process.env.STORM_NAMES));
   const ours = mine.filter((e) => e.name === 'FunctionCall' && e.args?.data?.url === scriptUrl);
   const first = tasks[0]?.ts ?? 0;
   const last = tasks.at(-1);
@@ -191,6 +275,7 @@ function summarise(events: TraceEvent[], pageUrl: string, scriptUrl: string): Su
       .filter((t): t is TraceEvent => !!t)
       .map((t) => [(t.tdur ?? 0) / 1000, (t.ts - first) / 1000]),
     longFrames: frameTasks.filter((t) => (t.tdur ?? 0) > 50_000).map((t) => [(t.tdur ?? 0) / 1000, (t.ts - first) / 1000]),
+    self: process.env.STORM_SELF ? selfTimeByName(mine, frameTasks.filter((t) => t.ts - first >= STEADY_MS * 1000)) : new Map(),
     nextCpu: (at) => {
       const i = frameTasks.findIndex((t) => (t.ts - first) / 1000 >= at);
       return frameTasks.slice(i, i + 3).map((t) => (t.tdur ?? 0) / 1000);
@@ -202,7 +287,58 @@ function print(label: string, s: Summary): void {
   console.log(
     `${label.padEnd(13)} frames ${String(s.frames).padStart(4)} in ${s.windowMs.toFixed(0)} ms; frame task CPU median ${s.medianCpu.toFixed(1)} mean ${s.meanCpu.toFixed(1)} ms, >50 ms CPU ${s.over50Cpu}, >50 ms wall ${s.over50Wall}; main thread CPU ${s.mainCpu.toFixed(0)} ms, our calls CPU ${s.oursCpu.toFixed(0)} ms, ${s.oursCalls} calls (${s.oursInFrames} in frame tasks)`,
   );
+  if (s.self.size) {
+    const steady = s.self.get('RunTask')?.[1] ?? 0;
+    const ms = [...s.self.values()].reduce((t, [m]) => t + m, 0);
+    const io = s.self.get('IntersectionObserverController::computeIntersections')?.[0] ?? 0;
+    console.log(`${''.padEnd(13)} steady frame tasks ${steady}: CPU mean ${(ms / Math.max(1, steady)).toFixed(2)} ms, of it intersections ${(io / Math.max(1, steady)).toFixed(3)} ms`);
+  }
   if (PROBE) console.log(`${''.padEnd(13)} highlight changes rendered: ${s.changeFrames.length} (frame CPU ms @ ms from the first task: ${s.changeFrames.map(([c, at]) => `${c.toFixed(1)}@${at.toFixed(0)}`).join(', ')}; with the next two: ${s.changeFrames.map(([, at]) => s.nextCpu(at).map((c) => c.toFixed(1)).join('/')).join(', ')}); frames over 50 ms CPU: ${s.longFrames.map(([c, at]) => `${c.toFixed(0)}@${at.toFixed(0)}`).join(' ')}`);
+}
+
+/** STORM_SELF: per variant, per load, self ms and events per steady frame task by event name. */
+const selfLoads = new Map<string, Map<string, [ms: number, count: number]>[]>();
+
+function addSelf(which: string, s: Summary): void {
+  const frames = Math.max(1, s.self.get('RunTask')?.[1] ?? 0);
+  const perFrame = new Map<string, [number, number]>();
+  for (const [name, [ms, n]] of s.self) perFrame.set(name, [ms / frames, n / frames]);
+  selfLoads.set(which, [...(selfLoads.get(which) ?? []), perFrame]);
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+/** Half-width of a ~90 % interval of the mean of `xs` (1.7 standard errors; loads pair by round). */
+const spread = (xs: number[]) => (xs.length < 2 ? NaN : 1.7 * Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length));
+
+/**
+ * STORM_SELF=N: the N event names whose self time per steady frame task differs most between
+ * each variant and the first (alone), as the mean over rounds of the paired difference (round
+ * i of the variant less round i of the first), ± ~90 % of its mean's spread; then the events
+ * per frame (counts do not depend on the machine's load).
+ */
+function printSelf(top: number): void {
+  const [baseName, ...others] = [...selfLoads.keys()];
+  const base = selfLoads.get(baseName!)!;
+  const at = (load: Map<string, [number, number]>, name: string) => load.get(name) ?? [0, 0];
+  const total = (load: Map<string, [number, number]>) => [...load.values()].reduce((t, [ms]) => t + ms, 0);
+  for (const which of others) {
+    const loads = selfLoads.get(which)!;
+    const rounds = Math.min(base.length, loads.length);
+    const diffs = (f: (load: Map<string, [number, number]>) => number) => Array.from({ length: rounds }, (_, i) => f(loads[i]!) - f(base[i]!));
+    const totals = diffs(total);
+    console.log(
+      `\nself time per steady frame task, ${baseName} -> ${which}, ${rounds} rounds: frame CPU ${mean(base.map(total)).toFixed(2)} -> ${mean(loads.map(total)).toFixed(2)} ms, paired difference ${mean(totals).toFixed(2)} ± ${spread(totals).toFixed(2)} ms`,
+    );
+    const names = new Set([...base.flatMap((l) => [...l.keys()]), ...loads.flatMap((l) => [...l.keys()])]);
+    const rows = [...names].map((name) => {
+      const d = diffs((load) => at(load, name)[0]);
+      return { name, d: mean(d), pm: spread(d), a: mean(base.map((l) => at(l, name)[0])), an: mean(base.map((l) => at(l, name)[1])), bn: mean(loads.map((l) => at(l, name)[1])) };
+    });
+    rows.sort((x, y) => Math.abs(y.d) - Math.abs(x.d));
+    for (const r of rows.slice(0, top)) {
+      console.log(`  ${(r.d >= 0 ? '+' : '') + r.d.toFixed(3)} ± ${r.pm.toFixed(3)} ms of ${r.a.toFixed(3)}  (events/frame ${r.an.toFixed(1)} -> ${r.bn.toFixed(1)})  ${r.name}`);
+    }
+  }
 }
 
 await withHostileSession('storm-frames-', async ({ context, scanned, alone, extensionId }) => {
@@ -210,7 +346,11 @@ await withHostileSession('storm-frames-', async ({ context, scanned, alone, exte
   for (let round = 0; round < Number(process.env.STORM_ROUNDS ?? 1); round++) {
     for (const which of (process.env.STORM_WHICH ?? 'alone,scanned').split(',')) {
       const url = which === 'scanned' ? scanned(PAGE) : alone(PAGE);
-      print(which, summarise(await trace(context, url, which.startsWith('mo') || which.startsWith('sheet') ? which : undefined), url, scriptUrl));
+      const s = summarise(await trace(context, url, which === 'alone' || which === 'scanned' ? undefined : which), url, scriptUrl);
+      print(which, s);
+      console.log(`${''.padEnd(13)} ${counts}`);
+      addSelf(which, s);
     }
   }
+  if (process.env.STORM_SELF) printSelf(Number(process.env.STORM_SELF) || 25);
 });
