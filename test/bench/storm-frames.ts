@@ -20,6 +20,7 @@ import type { BrowserContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { withHostileSession } from './hostile-session';
 import type { TraceEvent } from './page';
+import { cpuBlocking, shiftedRatio } from './cpu-blocking';
 import { selfTimeByName } from './self-time';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 6_000);
@@ -221,6 +222,8 @@ interface Summary {
   windowMs: number;
   /** STORM_PROBE: CPU of the frame tasks that rendered a change of highlights, and their time from the first task. */
   changeFrames: [cpu: number, at: number][];
+  /** Every frame task's CPU (ms), sorted: STORM_SHIFT reads blocking from it. */
+  frameCpu: number[];
   /** Frame tasks over 50 ms of CPU: CPU, ms from the first task. */
   longFrames: [cpu: number, at: number][];
   /** CPU of the frame task at `at` and the two after it. */
@@ -262,6 +265,7 @@ function summarise(events: TraceEvent[], pageUrl: string, scriptUrl: string): Su
     medianCpu: cpu[cpu.length >> 1] ?? 0,
     meanCpu: cpu.reduce((a, b) => a + b, 0) / Math.max(1, cpu.length),
     over50Cpu: cpu.filter((d) => d > 50).length,
+    frameCpu: cpu,
     over50Wall: frameTasks.filter((t) => (t.dur ?? 0) > 50_000).length,
     mainCpu: tasks.reduce((s, t) => s + (t.tdur ?? 0) / 1000, 0),
     oursCpu: ours.reduce((s, t) => s + (t.tdur ?? 0) / 1000, 0),
@@ -341,6 +345,29 @@ function printSelf(top: number): void {
   }
 }
 
+/** STORM_SHIFT: per variant, each load's frame tasks' CPU. */
+const frameLoads = new Map<string, number[][]>();
+
+/**
+ * STORM_SHIFT=0.1,0.3,...: blocking read from frame CPU (each frame task's CPU beyond 50 ms)
+ * per variant, pooled over its loads, against the first variant's; then the first variant's own
+ * frames lengthened by each of those ms: what a cost of that size in every frame does to this
+ * page's blocking, free of the load-to-load swing of a with/alone ratio (issue 10).
+ */
+function printShift(shifts: number[]): void {
+  const [baseName, ...others] = [...frameLoads.keys()];
+  const base = frameLoads.get(baseName!)!;
+  const pooled = (loads: number[][]) => loads.reduce((t, cpu) => t + cpuBlocking(cpu), 0) / Math.max(1, loads.length);
+  const perLoad = (loads: number[][]) => loads.map((cpu) => cpuBlocking(cpu).toFixed(0)).join(', ');
+  console.log(`
+blocking by frame CPU (ms a load, pooled mean; per load): ${baseName} ${pooled(base).toFixed(1)} (${perLoad(base)})`);
+  for (const which of others) {
+    const loads = frameLoads.get(which)!;
+    console.log(`  ${which} ${pooled(loads).toFixed(1)} (${perLoad(loads)}): ${(pooled(loads) / Math.max(1e-9, pooled(base))).toFixed(2)}× ${baseName}`);
+  }
+  console.log(`${baseName}'s own frames, every one lengthened by: ${shifts.map((d) => `+${d} ms → ${shiftedRatio(base, d).toFixed(2)}×`).join(', ')}`);
+}
+
 await withHostileSession('storm-frames-', async ({ context, scanned, alone, extensionId }) => {
   const scriptUrl = `chrome-extension://${extensionId}/content-scripts/content.js`;
   for (let round = 0; round < Number(process.env.STORM_ROUNDS ?? 1); round++) {
@@ -350,7 +377,9 @@ await withHostileSession('storm-frames-', async ({ context, scanned, alone, exte
       print(which, s);
       console.log(`${''.padEnd(13)} ${counts}`);
       addSelf(which, s);
+      frameLoads.set(which, [...(frameLoads.get(which) ?? []), s.frameCpu]);
     }
   }
   if (process.env.STORM_SELF) printSelf(Number(process.env.STORM_SELF) || 25);
+  if (process.env.STORM_SHIFT) printShift(process.env.STORM_SHIFT.split(',').map(Number));
 });
