@@ -18,6 +18,7 @@
  * The machine is shared: read the ratios, not the absolute times.
  */
 import type { BrowserContext, Page } from '@playwright/test';
+import { blockingTime } from './blocking-time';
 import { withHostileSession } from './hostile-session';
 import { contentScriptTaskSet, median, startTrace, type TraceEvent } from './page';
 import { cpuSnapshot, cpuSpent, PROCESS_KINDS, type ProcessKind } from './process-cpu';
@@ -97,7 +98,7 @@ async function blockingOf(context: BrowserContext, url: string): Promise<Blockin
       const w = window as unknown as { benchTasks: number[]; benchFrames: number };
       return { tasks: w.benchTasks, frames: w.benchFrames };
     });
-    return { longest: Math.max(0, ...tasks), blocking: tasks.reduce((s, d) => s + Math.max(0, d - 50), 0), ...(cpu && { cpu, frames }) };
+    return { longest: Math.max(0, ...tasks), blocking: blockingTime(tasks), ...(cpu && { cpu, frames }) };
   } finally {
     await page.close();
   }

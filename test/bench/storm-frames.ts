@@ -20,7 +20,7 @@ import type { BrowserContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { withHostileSession } from './hostile-session';
 import type { TraceEvent } from './page';
-import { cpuBlocking, shiftedRatio } from './cpu-blocking';
+import { blockingTime, shiftedRatio } from './blocking-time';
 import { selfTimeByName } from './self-time';
 
 const WINDOW_MS = Number(process.env.BENCH_HOSTILE_WINDOW_MS ?? 6_000);
@@ -357,8 +357,8 @@ const frameLoads = new Map<string, number[][]>();
 function printShift(shifts: number[]): void {
   const [baseName, ...others] = [...frameLoads.keys()];
   const base = frameLoads.get(baseName!)!;
-  const pooled = (loads: number[][]) => loads.reduce((t, cpu) => t + cpuBlocking(cpu), 0) / Math.max(1, loads.length);
-  const perLoad = (loads: number[][]) => loads.map((cpu) => cpuBlocking(cpu).toFixed(0)).join(', ');
+  const pooled = (loads: number[][]) => loads.reduce((t, cpu) => t + blockingTime(cpu), 0) / Math.max(1, loads.length);
+  const perLoad = (loads: number[][]) => loads.map((cpu) => blockingTime(cpu).toFixed(0)).join(', ');
   console.log(`
 blocking by frame CPU (ms a load, pooled mean; per load): ${baseName} ${pooled(base).toFixed(1)} (${perLoad(base)})`);
   for (const which of others) {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cpuBlocking, shiftedRatio } from '../../bench/cpu-blocking';
+import { blockingTime, shiftedRatio } from '../../bench/blocking-time';
 
-describe('cpuBlocking', () => {
+describe('blockingTime', () => {
   it('sums each task beyond 50 ms, after the shift', () => {
-    expect(cpuBlocking([40, 49.5, 50, 55, 70])).toBe(25);
-    expect(cpuBlocking([40, 49.5, 50, 55, 70], 1)).toBeCloseTo(0.5 + 1 + 6 + 21);
-    expect(cpuBlocking([])).toBe(0);
+    expect(blockingTime([40, 49.5, 50, 55, 70])).toBe(25);
+    expect(blockingTime([40, 49.5, 50, 55, 70], 1)).toBeCloseTo(0.5 + 1 + 6 + 21);
+    expect(blockingTime([])).toBe(0);
   });
 
   it('reads a small per-frame cost as a large blocking change when frames sit under 50 ms', () => {
