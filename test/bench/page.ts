@@ -281,11 +281,12 @@ export function markedThreadMs(events: TraceEvent[], marker: string, wallMs: num
 
 export async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
   const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (d) => {
+  const collect = (d: { value: unknown }) => {
     // A loop, not push(...chunk): a chunk of a hostile page's trace holds more events than a
     // call's arguments may (RangeError: Maximum call stack size exceeded).
-    for (const e of d.value as unknown as TraceEvent[]) events.push(e);
-  });
+    for (const e of d.value as TraceEvent[]) events.push(e);
+  };
+  cdp.on('Tracing.dataCollected', collect);
   await cdp.send('Tracing.start', {
     categories: process.env.BENCH_PAGE_DEBUG ? 'devtools.timeline,disabled-by-default-devtools.timeline,v8' : 'devtools.timeline,disabled-by-default-devtools.timeline',
     transferMode: 'ReportEvents',
@@ -294,6 +295,9 @@ export async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEv
     const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
     await cdp.send('Tracing.end');
     await done;
+    // A later trace on the same session must not add its events to this one's: the popup's
+    // first list, traced after the load's trace (BENCH_PAGE_NO_POPUP), was counted in both.
+    cdp.off('Tracing.dataCollected', collect);
     return events;
   };
 }
