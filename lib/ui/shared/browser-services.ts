@@ -21,7 +21,11 @@ async function currentTab(search: string): Promise<TabInfo | null> {
         ? await browser.tabs.get(named)
         : (await browser.tabs.query({ active: true, currentWindow: true }))[0];
     if (!tab || typeof tab.id !== 'number') return null;
-    return { id: tab.id, url: tab.url, title: tab.title };
+    // The popup opened in a tab of its own (a test, or a pinned popup tab) inspects itself:
+    // Chromium 150 gives no URL of the extension's own tab without the "tabs" permission, and
+    // an unknown URL is tried as a web page ("not scanned") instead of "cannot read it".
+    const url = tab.url ?? (tab.id === (await browser.tabs.getCurrent())?.id ? location.href : undefined);
+    return { id: tab.id, url, title: tab.title };
   } catch {
     // A closed tab or a window without tabs: the popup shows "no page" instead of failing.
     return null;
