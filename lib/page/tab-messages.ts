@@ -38,17 +38,19 @@ export function parseTabMessage(raw: unknown): ParsedMessage | null {
   const keys = Object.keys(raw);
   if (keys.some((k) => k !== 'type' && k !== 'payload') || !('payload' in raw)) return invalid('Unknown message.');
   const payload = raw.payload ?? {};
-  if (!isPlainObject(payload)) return invalid(`Invalid ${raw.type} message: payload.`);
+  // One template for every field: the content script's size is held to a limit (issue 11).
+  const bad = (field: string) => invalid(`Invalid ${raw.type} message: ${field}.`);
+  if (!isPlainObject(payload)) return bad('payload');
   switch (raw.type) {
     case 'tab:get-page-ips':
     case 'tab:results-stale':
     case 'tab:lookups-recovered':
-      if (Object.keys(payload).length) return invalid(`Invalid ${raw.type} message: unexpected field.`);
+      if (Object.keys(payload).length) return bad('unexpected field');
       return valid({ type: raw.type, payload: {} });
     case 'tab:show-lookup': {
       const extra = Object.keys(payload).filter((k) => k !== 'text');
       if (extra.length || typeof payload.text !== 'string' || payload.text.length > MAX_SHOW_LOOKUP_TEXT) {
-        return invalid('Invalid tab:show-lookup message: text.');
+        return bad('text');
       }
       return valid({ type: 'tab:show-lookup', payload: { text: payload.text } });
     }
@@ -60,12 +62,12 @@ export function parseTabMessage(raw: unknown): ParsedMessage | null {
         ips.length >= 1 &&
         ips.length <= MAX_UPDATED_IPS &&
         ips.every((ip) => typeof ip === 'string' && ip.length >= 2 && ip.length <= 100);
-      if (!wellFormed) return invalid('Invalid tab:results-updated message: ips.');
+      if (!wellFormed) return bad('ips');
       return valid({ type: 'tab:results-updated', payload: { ips: [...(ips as string[])] } });
     }
     case 'tab:display-settings': {
       const settings = parseDisplaySettings(payload);
-      if (!settings) return invalid('Invalid tab:display-settings message: settings.');
+      if (!settings) return bad('settings');
       return valid({ type: 'tab:display-settings', payload: settings });
     }
     default:
