@@ -34,6 +34,11 @@ export interface Occurrence {
  * tracked instead (NearTracker.trackRow) and read again, fully, when it comes near. Only the
  * IPs are kept (a lone one without an array): offsets are read again then, and the matches
  * array and its objects cost ~60 bytes more per text on the 60k storm page (issue 15).
+ *
+ * No IPs: a whole row the page scan passed without reading its text (an unread row,
+ * OccurrenceStore.holdUnreadRow), held under the row itself. It counts as one address against
+ * the page limits and as none in the IP counts, until the row comes near or the popup asks for
+ * the page's list (issue 11, rowskip).
  */
 export class FarText {
   readonly ips: string | readonly string[];
@@ -53,7 +58,7 @@ export class FarText {
     return typeof this.ips === 'string' ? this.ips : this.ips[i]!;
   }
 
-  /** Whether these matches hold the same IPs (counts would not change). */
+  /** Whether these matches hold the same IPs (counts would not change); never none (setMatches holds no empty text). */
   sameIps(matches: readonly IpMatch[]): boolean {
     return this.size === matches.length && matches.every((m, i) => m.ip === this.ip(i));
   }
@@ -79,6 +84,7 @@ export const staticRangeFactory: RangeFactory = (node, start, end) =>
 type NodeSlot = Occurrence | Occurrence[] | FarText;
 
 const NO_OCCURRENCES: readonly Occurrence[] = [];
+const NO_MATCHES: readonly IpMatch[] = [];
 
 function listOf(slot: NodeSlot | undefined): readonly Occurrence[] {
   if (slot === undefined || slot instanceof FarText) return NO_OCCURRENCES;
@@ -86,7 +92,8 @@ function listOf(slot: NodeSlot | undefined): readonly Occurrence[] {
 }
 
 export class OccurrenceStore {
-  private byNode = new Map<Text, NodeSlot>();
+  /** Text nodes, and the rows held unread (holdUnreadRow). */
+  private byNode = new Map<Node, NodeSlot>();
   /** Occurrences per IP. */
   private counts = new Map<string, number>();
   /**
@@ -99,6 +106,8 @@ export class OccurrenceStore {
   private occurrences = 0;
   /** Nodes looked at by targeted sweeps since the last full one (see sweepDisconnected). */
   private visitedSinceFullSweep = 0;
+  /** Rows held unread (FarText): the page's IP list lacks their addresses until they are read. Read-only outside. */
+  unreadRows = 0;
 
   constructor(private readonly makeRange: RangeFactory = staticRangeFactory) {}
 
@@ -131,12 +140,29 @@ export class OccurrenceStore {
     this.occurrences += list.length;
   }
 
-  private holdFar(node: Text, far: FarText, change: StoreChange): void {
+  private holdFar(node: Node, far: FarText, change: StoreChange): void {
     const size = far.size;
     for (let i = 0; i < size; i++) this.count(far.ip(i));
     this.byNode.set(node, far);
-    this.occurrences += size;
+    // An unread row (no IPs) counts as one address.
+    this.occurrences += size || 1;
+    if (!size) this.unreadRows++;
     change.farAdded.push(far);
+  }
+
+  /**
+   * Holds a row the page scan passed unread (see FarText), under the row itself: the page may
+   * replace any of its texts meanwhile (each read on its own by the mutation path), the row
+   * stays unread until it is read whole (forgetNode(row): the scanner's walk reads it).
+   */
+  holdUnreadRow(row: Element, change: StoreChange): void {
+    if (!this.byNode.has(row)) this.holdFar(row, new FarText(NO_MATCHES, row), change);
+  }
+
+  /** A row held unread is read now (whole): it is let go. Anything else held stays. */
+  readRow(node: Node, change: StoreChange): void {
+    const slot = this.byNode.get(node);
+    if (slot instanceof FarText && !slot.size) this.forgetNode(node, change);
   }
 
   rangeOf(occ: Occurrence): AbstractRange {
@@ -153,13 +179,14 @@ export class OccurrenceStore {
     return slot === occ || (Array.isArray(slot) && slot.includes(occ));
   }
 
-  forgetNode(node: Text, change: StoreChange): void {
+  forgetNode(node: Node, change: StoreChange): void {
     const slot = this.byNode.get(node);
     if (!slot) return;
     this.byNode.delete(node);
     if (slot instanceof FarText) {
       const size = slot.size;
-      this.occurrences -= size;
+      this.occurrences -= size || 1;
+      if (!size) this.unreadRows--;
       for (let i = 0; i < size; i++) this.uncount(slot.ip(i));
       change.farRemoved.push(slot);
       return;
@@ -228,10 +255,9 @@ export class OccurrenceStore {
         this.visitedSinceFullSweep += visited;
         return false;
       }
-      if (node.nodeType === TEXT_NODE) {
-        if (this.byNode.has(node as Text) && !node.isConnected) this.forgetNode(node as Text, change);
-        continue;
-      }
+      // A text, or a row held unread.
+      if (this.byNode.has(node) && !node.isConnected) this.forgetNode(node, change);
+      if (node.nodeType === TEXT_NODE) continue;
       for (let child = node.firstChild; child; child = child.nextSibling) stack.push(child);
       const shadow = (node as Element).shadowRoot;
       if (shadow) stack.push(shadow);
@@ -241,13 +267,13 @@ export class OccurrenceStore {
   }
 
   /** Drops every node `drop` picks. */
-  forgetWhere(drop: (node: Text) => boolean, change: StoreChange): void {
+  forgetWhere(drop: (node: Node) => boolean, change: StoreChange): void {
     // Deleting the entry being visited is safe in a Map iteration; no copy of the keys.
     for (const node of this.byNode.keys()) if (drop(node)) this.forgetNode(node, change);
   }
 
-  /** The text nodes held, in the order they were first held (live: safe across changes). */
-  nodes(): IterableIterator<Text> {
+  /** The text nodes (and unread rows) held, in the order they were first held (live: safe across changes). */
+  nodes(): IterableIterator<Node> {
     return this.byNode.keys();
   }
 

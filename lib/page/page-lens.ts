@@ -108,6 +108,8 @@ export class PageLens {
   /** Store size at which far occurrences are dropped next (see evictFar). */
   private evictAt: number;
   private evicting = false;
+  /** The popup asked for the page's list: the rows held unread are being read (pageIps). */
+  private readingRows = false;
   private readonly evictSlicer: TimeSlicer;
   private resampleTimer: ReturnType<typeof setTimeout> | undefined;
   /** A sample waits for the next frame's paint (sampleAfterPaint). */
@@ -147,6 +149,7 @@ export class PageLens {
       ...(deps.onText ? { onText: deps.onText } : {}),
       store: this.store,
       farRowOf: (parent) => this.tracker.farRowOf(parent),
+      mayHoldRow: (row) => !this.readingRows && this.tracker.farRowOf(row) === row,
       slicer: deps.slicer ?? createTimeSlicer(),
       skip: this.skip,
       onChange: (change) => this.applyChange(change),
@@ -346,8 +349,21 @@ export class PageLens {
     return hitTest(this.store, this.caret, x, y);
   }
 
+  /**
+   * The page's IPs for the popup. Rows the page scan held unread (FarText) are read first: the
+   * whole page is walked again at background priority, every row read this time (text read
+   * before is found in the match cache and keeps its marks; one walk costs less than a walk
+   * per row), its first slice in this task (a small page's list is whole at once), the rest
+   * in slices: `scanning` says so meanwhile.
+   */
   pageIps(): PageIp[] {
     this.mutations.flush();
+    if (this.store.unreadRows > 0 && !this.readingRows) {
+      this.readingRows = true;
+      void this.scanner.enqueue(this.doc.body ?? this.doc.documentElement, 'background').finally(() => {
+        this.readingRows = false;
+      });
+    }
     return listPageIps(this.summarySource());
   }
 
@@ -486,7 +502,7 @@ export class PageLens {
     return emptyChange();
   }
 
-  private isFarText(node: Text): boolean {
+  private isFarText(node: Node): boolean {
     const parent = node.parentNode;
     const el = parent?.nodeType === Node.ELEMENT_NODE ? (parent as Element) : ((parent as ShadowRoot | null)?.host ?? null);
     return !el || this.tracker.nearnessOf(el) === 'far';

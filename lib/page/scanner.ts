@@ -39,6 +39,13 @@ export interface ScannerDeps {
    * element; urgent text, and text whose parent is a shadow root, is always read fully.
    */
   farRowOf?: (parent: Element) => Element | null;
+  /**
+   * Whether the whole-page scan may pass this plain row without reading its text (held unread
+   * under it, OccurrenceStore.holdUnreadRow): far from the viewport and never read near. Its
+   * text is read when the row comes near (trackRow) or the popup asks for the page's list
+   * (issue 11, rowskip). Absent: every row is read.
+   */
+  mayHoldRow?: (row: Element) => boolean;
   /** Called after every slice that changed the store. */
   onChange: (change: StoreChange) => void;
   /** An open shadow root was found (to observe it and adopt styles into it). */
@@ -167,6 +174,15 @@ export class Scanner {
       }
       return true;
     },
+    farRow: (row: Element): boolean => {
+      if (this.current === 'background' && this.deps.mayHoldRow?.(row)) {
+        this.deps.store.holdUnreadRow(row, this.change);
+        return true;
+      }
+      // Read now (near, urgent, or the popup asked): no longer unread.
+      this.deps.store.readRow(row, this.change);
+      return false;
+    },
     shadowRoot: (root: ShadowRoot) => {
       if (!this.knownShadowRoots.has(root)) {
         this.knownShadowRoots.add(root);
@@ -252,6 +268,8 @@ export class Scanner {
         // callback: a live tail replaces 20,000 text nodes a second.
         if (!root.isConnected || ((priority === 'urgent' || root.nodeType === Node.TEXT_NODE) && isInsideSkipped(root, this.deps.skip, this.skipKnown))) continue;
         this.current = priority;
+        // A row held unread, read as a root (it came near): no longer unread.
+        this.deps.store.readRow(root, this.change);
         return (this.walks[priority] = new SubtreeWalk(root, this.visitor, this.deps.skip));
       }
     }

@@ -23,7 +23,9 @@
  * (one position check against the next listed row) instead of reading the text's parent and
  * its tag: in our isolated world each parent read made a wrapper per cell (issue 11, thread13).
  * A script or field the page puts into such a row between the two passes is not caught by tag
- * there (the mutation path reads what the page adds).
+ * there (the mutation path reads what the page adds). A plain row the visitor holds unread
+ * (WalkVisitor.farRow: far from the viewport, in the whole-page scan) is listed as a region
+ * instead: the text pass jumps past it, and none of its text is read (issue 11, rowskip).
  * Neither pass calls into JS per node through a filter callback (about 5× slower, DESIGN.md).
  * Regions are read before the text: an editor the page adds later is caught by the mutation
  * path (isInsideSkipped), which rescans what the page adds.
@@ -52,6 +54,11 @@ export interface WalkVisitor {
   text(node: Text, data: string, parent: Element | null, row?: Element): boolean;
   /** An open shadow root met on the way: the caller scans it as a new root. */
   shadowRoot(root: ShadowRoot): void;
+  /**
+   * A plain row met by the element pass (isPlainRow): true when the visitor holds it unread,
+   * and the walk is to pass over its text (issue 11, rowskip).
+   */
+  farRow?(row: Element): boolean;
 }
 
 /** How many nodes between two looks at the clock (performance.now() is not free). */
@@ -224,7 +231,8 @@ export class SubtreeWalk {
           // A row of plain cells holds no region and no shadow root: on past it in one step,
           // its cells counted (an urgent walk is held to a size).
           this.nodesSeen += el.childElementCount;
-          this.rows.push(el);
+          if (this.visitor.farRow?.(el)) this.regions.push(el);
+          else this.rows.push(el);
           el = nextOutside(walker);
         } else el = walker.nextNode() as Element | null;
       }

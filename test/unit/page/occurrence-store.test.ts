@@ -291,4 +291,58 @@ describe('OccurrenceStore', () => {
       expect([...store.nodes()].length).toBe(0);
     });
   });
+
+  // Issue 11, rowskip: the whole-page scan passes far plain rows without reading their text.
+  describe('unread rows', () => {
+    function unreadRow(text = '185.220.101.1') {
+      document.body.innerHTML = `<table><tbody><tr><td>${text}</td><td>x</td></tr></tbody></table>`;
+      const row = document.querySelector('tr')!;
+      return { store: new OccurrenceStore(fakeRangeFactory), row, first: row.querySelector('td')!.firstChild as Text };
+    }
+
+    it('holds a row unread under the row: one address against the limits, no IP counted, once', () => {
+      const { store, row } = unreadRow();
+      const change = emptyChange();
+      store.holdUnreadRow(row, change);
+      expect(change.farAdded.map((f) => f.row)).toEqual([row]);
+      expect(store.unreadRows).toBe(1);
+      expect(store.occurrenceCount).toBe(1);
+      expect(store.ipCount).toBe(0);
+      const again = emptyChange();
+      store.holdUnreadRow(row, again);
+      expect(again).toEqual(emptyChange());
+      expect(store.unreadRows).toBe(1);
+    });
+
+    it('keeps a row unread while texts of it are read one by one, and lets it go when it is read whole', () => {
+      const { store, row, first } = unreadRow('185.220.101.1 8.8.8.8');
+      store.holdUnreadRow(row, emptyChange());
+      // The page replaced one cell's text: that text is read, the row's other cells are not.
+      store.setMatches(first, findIps(first.data), emptyChange(), row);
+      expect(store.unreadRows).toBe(1);
+      expect(store.occurrenceCount).toBe(3);
+      const read = emptyChange();
+      store.forgetNode(row, read);
+      expect(read.farRemoved.map((f) => f.row)).toEqual([row]);
+      expect(store.unreadRows).toBe(0);
+      expect(store.occurrenceCount).toBe(2);
+      expect(store.countOf('8.8.8.8')).toBe(1);
+    });
+
+    it('forgets a row that left the page, by a full sweep or under the removed nodes', () => {
+      for (const removed of [undefined, 'table', 'row'] as const) {
+        const { store, row } = unreadRow();
+        store.holdUnreadRow(row, emptyChange());
+        // Enough held elsewhere that the sweep under the removed nodes is the targeted one.
+        for (let i = 0; i < 8; i++) store.setMatches(document.body.appendChild(document.createTextNode(`10.0.0.${i}`)), findIps(`10.0.0.${i}`), emptyChange());
+        const gone = removed === 'row' ? row : row.closest('table')!;
+        gone.remove();
+        const swept = emptyChange();
+        store.sweepDisconnected(swept, removed ? [[gone]] : undefined);
+        expect(swept.farRemoved.map((f) => f.row)).toEqual([row]);
+        expect(store.unreadRows).toBe(0);
+        expect(store.occurrenceCount).toBe(8);
+      }
+    });
+  });
 });

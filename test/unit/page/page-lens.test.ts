@@ -602,5 +602,78 @@ describe('PageLens settings', () => {
       expect(lens.store.occurrencesOfNode(textOf(3)).map((o) => o.ip)).toEqual(['9.9.9.9']);
       expect(lensCounts(lens)).toEqual(pageCounts());
     });
+
+    // Issue 11, rowskip: a row of plain cells far from the viewport is not even read at load.
+    describe('plain rows, held unread', () => {
+      const plain = () => `<ul id="list">${ROWS.map((t, i) => `<li id="r${i}"><b>${t}</b> <i>12:00:0${i}</i></li>`).join('')}</ul>`;
+
+      it('reads none of their text at load, then every row when the popup asks for the list', async () => {
+        const { lens, vis, sent } = setup(plain(), { farRows: true });
+        await lens.start();
+        expect(lens.store.unreadRows).toBe(10);
+        expect(lens.store.ipCount).toBe(0);
+        // Each row tracked, to be read when it comes near.
+        expect([...vis.farRows.keys()]).toEqual(ROWS.map((_, i) => row(i)));
+        expect(lens.scanning).toBe(false);
+        // The popup's list: a small page is read whole in the request's own slice.
+        expect(lensCounts(lens)).toEqual(pageCounts());
+        expect(lens.scanning).toBe(false);
+        expect(lens.store.unreadRows).toBe(0);
+        expect(vis.tracked.size).toBe(0);
+        // Rows without an address are let go; the rest stay tracked by row, held far.
+        expect([...vis.farRows.keys()]).toEqual(ROWS.map((_, i) => row(i)).filter((_, i) => i !== 4));
+        expect(sent).toEqual([]);
+      });
+
+      it('says it is still scanning while a bigger page is read in slices, and the list grows to all', async () => {
+        const many = Array.from({ length: 300 }, (_, i) => `<li><b>10.9.${i >> 8}.${i & 255}</b> <i>x</i></li>`).join('');
+        const { lens } = setup(`<ul>${many}</ul>`, { farRows: true, slicer: tinySlicer() });
+        await lens.start();
+        expect(lens.store.unreadRows).toBe(300);
+        const first = lens.pageIps();
+        expect(lens.scanning).toBe(true);
+        expect(first.length).toBeLessThan(Object.keys(pageCounts()).length);
+        // Asked again meanwhile (the popup refreshes): one read, not two.
+        lens.pageIps();
+        await lens.idle();
+        expect(lens.scanning).toBe(false);
+        expect(lensCounts(lens)).toEqual(pageCounts());
+      });
+
+      it('marks a held row that comes near, and forgets one the page removes', async () => {
+        const { lens, vis, sent, names } = setup(plain(), { farRows: true });
+        await lens.start();
+        vis.rowsNear([row(1)]);
+        await lens.idle();
+        const cell = row(1).querySelector('b')!;
+        expect([...vis.tracked.keys()]).toEqual([cell]);
+        vis.reveal([cell], 'visible');
+        await lens.idle();
+        expect(sent).toEqual([{ ips: ['45.33.32.156', '8.8.8.8'], priority: 'visible' }]);
+        expect(names('high')).toEqual(['45.33.32.156']);
+        expect(vis.farRows.has(row(1))).toBe(false);
+        expect(lens.store.unreadRows).toBe(9);
+        row(6).remove();
+        await new Promise((r) => setTimeout(r, 0));
+        await lens.idle();
+        expect(lens.store.unreadRows).toBe(8);
+        expect(vis.farRows.has(row(6))).toBe(false);
+        expect(lensCounts(lens)).toEqual(pageCounts());
+      });
+
+      it('reads a held row the page changes while it is far, and counts its new text when the list is asked', async () => {
+        const { lens, settle } = setup(plain(), { farRows: true });
+        await lens.start();
+        row(2).querySelector('b')!.textContent = '1.1.1.1';
+        await settle();
+        // The new text is read; the row, still unread as a whole, is read with the list.
+        expect(lens.store.countOf('1.1.1.1')).toBe(1);
+        expect(lens.store.unreadRows).toBe(10);
+        expect(lensCounts(lens)).toEqual(pageCounts());
+        expect(lens.store.countOf('1.1.1.1')).toBe(2);
+        expect(lens.store.countOf('8.8.8.8')).toBe(1);
+        expect(lens.store.unreadRows).toBe(0);
+      });
+    });
   });
 });

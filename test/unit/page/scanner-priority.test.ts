@@ -65,6 +65,47 @@ describe('Scanner priorities', () => {
     expect(store.occurrenceCount).toBe(5);
   });
 
+  it('holds the plain rows mayHoldRow names unread in the whole-page scan only, and reads the rest (issue 11, rowskip)', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `<tr><td>10.0.0.${i}</td><td>x</td></tr>`).join('');
+    document.body.innerHTML = `<table><tbody>${rows}</tbody></table><table id="urgent"><tbody>${rows}</tbody></table>`;
+    const [far, urgent] = [...document.querySelectorAll('table')];
+    const offered: Element[] = [];
+    const store = new OccurrenceStore(fakeRangeFactory);
+    // Even rows far; rows without a row of their own are never offered.
+    const mayHoldRow = (row: Element) => offered.push(row) > 0 && (row as HTMLTableRowElement).rowIndex % 2 === 0;
+    const changes: number[] = [];
+    const scanner = new Scanner({ findIps, store, slicer: recordingSlicer(), onChange: (c) => changes.push(c.farAdded.length), farRowOf: (el) => el.closest('tr'), mayHoldRow });
+    await scanner.enqueue(urgent!, 'urgent');
+    expect(offered).toEqual([]);
+    expect(store.occurrenceCount).toBe(6);
+    await scanner.enqueue(far!, 'background');
+    expect(offered).toHaveLength(6);
+    expect(store.unreadRows).toBe(3);
+    // The odd rows read (held far, with their IPs), the even ones not: 3 addresses + 3 unread rows.
+    expect(store.occurrenceCount).toBe(6 + 6);
+    expect(store.countOf('10.0.0.1')).toBe(2);
+    expect(store.countOf('10.0.0.0')).toBe(1);
+    expect(changes.reduce((a, b) => a + b, 0)).toBe(6);
+  });
+
+  it('reads every row when mayHoldRow is absent or says no, and a held row once it is read as a root', async () => {
+    document.body.innerHTML = '<table><tbody><tr><td><b></b>10.0.0.1</td></tr><tr><td>10.0.0.2</td></tr></tbody></table>';
+    const tbody = document.querySelector('tbody')!;
+    for (const mayHoldRow of [undefined, () => false, () => true]) {
+      const store = new OccurrenceStore(fakeRangeFactory);
+      const scanner = new Scanner({ findIps, store, slicer: recordingSlicer(), onChange: () => {}, farRowOf: (el) => el.closest('tr'), ...(mayHoldRow ? { mayHoldRow } : {}) });
+      await scanner.enqueue(tbody, 'background');
+      const held = mayHoldRow?.() ?? false;
+      expect(store.unreadRows).toBe(held ? 2 : 0);
+      expect(store.countOf('10.0.0.1')).toBe(held ? 0 : 1);
+      // The first row comes near: read as a root (urgent), it is no longer unread.
+      await scanner.enqueue(tbody.querySelector('tr')!, 'urgent');
+      expect(store.unreadRows).toBe(held ? 1 : 0);
+      expect(store.countOf('10.0.0.1')).toBe(1);
+      expect(store.occurrenceCount).toBe(2);
+    }
+  });
+
   it('checks a text node queued by a mutation for skipped regions in its slice', async () => {
     document.body.innerHTML = '<div contenteditable="true"><span>typed 8.8.8.8</span></div><p>seen 1.1.1.1</p>';
     const store = new OccurrenceStore(fakeRangeFactory);

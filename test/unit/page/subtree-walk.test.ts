@@ -198,6 +198,57 @@ describe('SubtreeWalk', () => {
     expect(reads).toBe(1);
   });
 
+  it('passes over the text of a plain row the visitor holds unread, and reads the rest (issue 11, rowskip)', () => {
+    document.body.innerHTML = `<table><tbody>
+      <tr><td>1.1.1.1</td><td>a</td></tr>
+      <tr><td>2.2.2.2</td><td><b>3.3.3.3</b></td></tr>
+      <tr><td><span>4.4.4.4</span></td></tr>
+      <tr><td>5.5.5.5</td></tr>
+    </tbody></table><p>6.6.6.6</p>`;
+    const rows = [...document.querySelectorAll('tr')];
+    const offered: Element[] = [];
+    const texts: string[] = [];
+    const visitor = {
+      text: (_t: Text, data: string) => texts.push(data) > 0,
+      shadowRoot: () => {},
+      // Holds the second and fourth rows.
+      farRow: (row: Element) => offered.push(row) > 0 && (row === rows[1] || row === rows[3]),
+    };
+    expect(new SubtreeWalk(document.body, visitor).step(() => false)).toBe(true);
+    // Only plain rows are offered (the third holds a span), each once.
+    expect(offered).toEqual([rows[0], rows[1], rows[3]]);
+    expect(texts.map((t) => t.trim()).filter(Boolean)).toEqual(['1.1.1.1', 'a', '4.4.4.4', '6.6.6.6']);
+  });
+
+  it('resumes past held rows when a walk is sliced, and reads every row it did not hold when the page moves one meanwhile', () => {
+    const html = Array.from({ length: 300 }, (_, i) => `<tr><td>10.0.${i >> 8}.${i & 255}</td></tr>`).join('');
+    document.body.innerHTML = `<table><tbody>${html}</tbody></table><p>after 9.9.9.9</p>`;
+    const rows = [...document.querySelectorAll('tr')];
+    const texts: string[] = [];
+    // Every even row held unread.
+    const visitor = { text: (_t: Text, data: string) => texts.push(data) > 0, shadowRoot: () => {}, farRow: (row: Element) => rows.indexOf(row as HTMLTableRowElement) % 2 === 0 };
+    const walk = new SubtreeWalk(document.body, visitor);
+    let steps = 0;
+    let moved = false;
+    while (!walk.step(() => true)) {
+      steps++;
+      if (!moved && texts.length > 20) {
+        // A held row taken out and put back at the end, between two slices.
+        document.querySelector('tbody')!.append(rows[200]!);
+        moved = true;
+      }
+    }
+    expect(steps).toBeGreaterThan(3);
+    const read = texts.filter((t) => t.startsWith('10.'));
+    // Every row not held is read, once. The walk meets held rows in the order it listed them:
+    // past the moved one it watches for that row at the end, so the held rows between are read
+    // (more work, nothing wrong: reading a held row replaces what holds it).
+    expect(new Set(read).size).toBe(read.length);
+    expect(read).toEqual(expect.arrayContaining(rows.filter((_, i) => i % 2 === 1).map((r) => r.textContent)));
+    expect(read.length).toBeLessThan(rows.length);
+    expect(texts.at(-1)).toBe('after 9.9.9.9');
+  });
+
   it('names no row whose cells the tracker takes as list items (eight children or more)', () => {
     const cells = Array.from({ length: 8 }, (_, i) => `<td>10.0.0.${i}</td>`).join('');
     document.body.innerHTML = `<table><tbody><tr>${cells}</tr><tr><td>${'<b>x</b>'.repeat(8)} 10.1.0.1</td></tr></tbody></table>`;
