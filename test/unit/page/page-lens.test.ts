@@ -528,6 +528,14 @@ describe('PageLens settings', () => {
       return counts;
     }
     const lensCounts = (lens: PageLens) => Object.fromEntries(lens.pageIps().map((p) => [p.ip, p.count]));
+    /** Row i comes near (read fully: its IP cell tracked) and that cell onto the screen. */
+    async function bringOnScreen(lens: PageLens, vis: ReturnType<typeof setup>['vis'], i: number): Promise<void> {
+      vis.rowsNear([row(i)]);
+      await lens.idle();
+      const cell = row(i).querySelector('b')!;
+      expect([...vis.tracked.keys()]).toEqual([cell]);
+      vis.reveal([cell], 'visible');
+    }
 
     it('holds far text without occurrences or tracked cells, and counts every IP', async () => {
       const { lens, vis, sent } = setup(html(), { farRows: true });
@@ -544,11 +552,7 @@ describe('PageLens settings', () => {
       let caretAt: { node: Node; offset: number } | null = null;
       const { lens, vis, sent, names } = setup(html(), { farRows: true, caret: () => caretAt });
       await lens.start();
-      vis.rowsNear([row(1)]);
-      await lens.idle();
-      const cell = row(1).querySelector('b')!;
-      expect([...vis.tracked.keys()]).toEqual([cell]);
-      vis.reveal([cell], 'visible');
+      await bringOnScreen(lens, vis, 1);
       expect(names('pending').sort()).toEqual(['45.33.32.156', '8.8.8.8']);
       await lens.idle();
       expect(sent).toEqual([{ ips: ['45.33.32.156', '8.8.8.8'], priority: 'visible' }]);
@@ -643,11 +647,7 @@ describe('PageLens settings', () => {
       it('marks a held row that comes near, and forgets one the page removes', async () => {
         const { lens, vis, sent, names } = setup(plain(), { farRows: true });
         await lens.start();
-        vis.rowsNear([row(1)]);
-        await lens.idle();
-        const cell = row(1).querySelector('b')!;
-        expect([...vis.tracked.keys()]).toEqual([cell]);
-        vis.reveal([cell], 'visible');
+        await bringOnScreen(lens, vis, 1);
         await lens.idle();
         expect(sent).toEqual([{ ips: ['45.33.32.156', '8.8.8.8'], priority: 'visible' }]);
         expect(names('high')).toEqual(['45.33.32.156']);
