@@ -36,9 +36,10 @@ export interface Occurrence {
  * array and its objects cost ~60 bytes more per text on the 60k storm page (issue 15).
  *
  * No IPs: a whole row the page scan passed without reading its text (an unread row,
- * OccurrenceStore.holdUnreadRow), held under the row itself. It counts as one address against
- * the page limits and as none in the IP counts, until the row comes near or the popup asks for
- * the page's list (issue 11, rowskip).
+ * OccurrenceStore.holdUnreadRow), held under the row itself. It holds no address (a page of
+ * 60,000 rows without IPs must not reach the limit on addresses; the scanner counts it as one
+ * text node against the page limits instead) until the row comes near or the popup asks for the
+ * page's list (issue 11, rowskip).
  */
 export class FarText {
   readonly ips: string | readonly string[];
@@ -144,8 +145,7 @@ export class OccurrenceStore {
     const size = far.size;
     for (let i = 0; i < size; i++) this.count(far.ip(i));
     this.byNode.set(node, far);
-    // An unread row (no IPs) counts as one address.
-    this.occurrences += size || 1;
+    this.occurrences += size;
     if (!size) this.unreadRows++;
     change.farAdded.push(far);
   }
@@ -185,7 +185,7 @@ export class OccurrenceStore {
     this.byNode.delete(node);
     if (slot instanceof FarText) {
       const size = slot.size;
-      this.occurrences -= size || 1;
+      this.occurrences -= size;
       if (!size) this.unreadRows--;
       for (let i = 0; i < size; i++) this.uncount(slot.ip(i));
       change.farRemoved.push(slot);

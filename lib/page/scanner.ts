@@ -177,6 +177,8 @@ export class Scanner {
     farRow: (row: Element): boolean => {
       if (this.current === 'background' && this.deps.mayHoldRow?.(row)) {
         this.deps.store.holdUnreadRow(row, this.change);
+        // Held, it is one text node against the page limits (it holds no address yet).
+        this.textNodes++;
         return true;
       }
       // Read now (near, urgent, or the popup asked): no longer unread.

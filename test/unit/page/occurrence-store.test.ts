@@ -300,13 +300,13 @@ describe('OccurrenceStore', () => {
       return { store: new OccurrenceStore(fakeRangeFactory), row, first: row.querySelector('td')!.firstChild as Text };
     }
 
-    it('holds a row unread under the row: one address against the limits, no IP counted, once', () => {
+    it('holds a row unread under the row: no address, no IP counted, once', () => {
       const { store, row } = unreadRow();
       const change = emptyChange();
       store.holdUnreadRow(row, change);
       expect(change.farAdded.map((f) => f.row)).toEqual([row]);
       expect(store.unreadRows).toBe(1);
-      expect(store.occurrenceCount).toBe(1);
+      expect(store.occurrenceCount).toBe(0);
       expect(store.ipCount).toBe(0);
       const again = emptyChange();
       store.holdUnreadRow(row, again);
@@ -320,7 +320,7 @@ describe('OccurrenceStore', () => {
       // The page replaced one cell's text: that text is read, the row's other cells are not.
       store.setMatches(first, findIps(first.data), emptyChange(), row);
       expect(store.unreadRows).toBe(1);
-      expect(store.occurrenceCount).toBe(3);
+      expect(store.occurrenceCount).toBe(2);
       const read = emptyChange();
       store.forgetNode(row, read);
       expect(read.farRemoved.map((f) => f.row)).toEqual([row]);

@@ -12,7 +12,7 @@ import { PageLens } from '@/lib/page/page-lens';
 import type { PageLimits } from '@/lib/page/page-limits';
 import type { TimeSlicer } from '@/lib/page/time-slicer';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
-import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker } from './dom-fakes';
+import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker, tinySlicer } from './dom-fakes';
 
 /** Expires after every `every` looks at the clock; counts its pauses and lets the test act in them. */
 function countingSlicer(every: number) {
@@ -112,6 +112,20 @@ describe('PageLens on hostile pages', () => {
 
   // The cells page: dropping the 50,000 held addresses far from the screen was one 133 ms task.
   // Issue 11: texts held far (no occurrences) count against the limit and are dropped alike.
+  it('holds far plain rows unread as text nodes, not addresses: a big table without IPs reaches no limit (issue 11, rowskip)', async () => {
+    const rows = (n: number, text: (i: number) => string) => Array.from({ length: n }, (_, i) => `<tr><td>${text(i)}</td><td>x</td></tr>`).join('');
+    const noIps = setup(`<table><tbody>${rows(300, (i) => `row ${i}`)}</tbody></table>`, { farRows: true, limits: { maxOccurrences: 100, maxTextNodes: 1_000 } });
+    await noIps.lens.start();
+    expect(noIps.lens.store.unreadRows).toBe(300);
+    expect(noIps.lens.limited).toBeNull();
+    noIps.lens.dispose();
+    // Held rows count against the text-node limit: the whole-page scan stops there.
+    const many = setup(`<table><tbody>${rows(300, (i) => `10.3.${i >> 8}.${i & 255}`)}</tbody></table>`, { farRows: true, slicer: tinySlicer(), limits: { maxTextNodes: 100 } });
+    await many.lens.start();
+    expect(many.lens.limited).toBe('maxTextNodes');
+    expect(many.lens.store.unreadRows).toBeLessThan(300);
+  });
+
   it.each([false, true])('past the page limit, drops the far addresses in time slices, not in one go (far rows: %s)', async (farRows) => {
     const rows = Array.from({ length: 3_000 }, (_, i) => `<div class="row">${ipAt(i)}</div>`).join('');
     const slicer = countingSlicer(4);
