@@ -159,8 +159,13 @@ export class OccurrenceStore {
     if (!this.byNode.has(row)) this.holdFar(row, new FarText(NO_MATCHES, row), change);
   }
 
-  /** A row held unread is read now (whole): it is let go. Anything else held stays. */
+  /**
+   * A row held unread is read now (whole): it is let go. Anything else held stays. Asked for
+   * every root a scan starts from (a live tail queues thousands of texts a second): no lookup
+   * while no row is held.
+   */
   readRow(node: Node, change: StoreChange): void {
+    if (!this.unreadRows) return;
     const slot = this.byNode.get(node);
     if (slot instanceof FarText && !slot.size) this.forgetNode(node, change);
   }
