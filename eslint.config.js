@@ -14,7 +14,7 @@ const EXTENSION_GLOBALS = [
 ];
 /** The content script runs on every scanned page: no zod, no settings (they hold the API key). */
 const CONTENT_PATHS = [
-  { name: 'zod', message: 'zod stays out of the content script: check by hand (see lib/page/tab-messages.ts).' },
+  { name: 'zod', message: 'zod stays out of the content script: check by hand (see lib/page/messages/tab-messages.ts).' },
 ];
 const CONTENT_PATTERNS = [
   {

@@ -74,7 +74,7 @@ export default defineConfig({
     // passes only values that fit this schema to storage.managed; Firefox reads its policies.json.
     ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),
     // Chromium: the ::highlight() rules sit on :root and :host only and reach the text below
-    // them through CSS highlight inheritance (lib/page/highlight-styles.ts). Chrome's release
+    // them through CSS highlight inheritance (lib/page/marks/highlight-styles.ts). Chrome's release
     // notes list highlight inheritance, naming ::highlight, as shipped in Chrome 134
     // (chromestatus.com/feature/5090853643354112); below it only text directly under the root
     // would be marked. Firefox reads strict_min_version below instead.

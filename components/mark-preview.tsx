@@ -1,9 +1,9 @@
 /**
  * A live preview of how IPs are marked on scanned pages, drawn the same way the content script
- * draws them: CSS Custom Highlights with the rules of lib/page/highlight-styles.ts.
+ * draws them: CSS Custom Highlights with the rules of lib/page/marks/highlight-styles.ts.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import { highlightCss } from '@/lib/page/highlight-styles';
+import { highlightCss } from '@/lib/page/marks/highlight-styles';
 import { SEVERITIES, SEVERITY_LABEL, highlightName, type Severity } from '@/lib/severity';
 
 // Documentation addresses (RFC 5737): a preview must not suggest a real host's reputation.

@@ -2,7 +2,7 @@
  * Receiving side of the protocol, for every context: checks who sent a message and that its
  * payload fits before a handler runs, and turns every outcome (value, ApiError, bug) into a
  * Reply. The payload check is passed in: the background's zod schemas (lib/messaging.ts), the
- * content script's hand-written parser (lib/page/tab-messages.ts), so zod stays off the page.
+ * content script's hand-written parser (lib/page/messages/tab-messages.ts), so zod stays off the page.
  */
 import { ApiError } from './api/errors';
 import type { MessageParser, MessagePayload, MessageReplies, MessageType } from './messaging';

@@ -6,7 +6,7 @@
  *   tab:* popup / background    -> content script of one tab
  * The receiver validates the payload and the sender before acting (lib/message-router.ts), and
  * always answers with a `Reply` envelope (lib/protocol.ts). These zod schemas are the
- * background's; the content script checks its tab:* messages by hand (lib/page/tab-messages.ts).
+ * background's; the content script checks its tab:* messages by hand (lib/page/messages/tab-messages.ts).
  */
 import { z } from './zod';
 import type { AccountInfo, SubnetLookup, TestKeyResult } from './api/types';

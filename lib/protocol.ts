@@ -2,11 +2,11 @@
  * What every context of the extension agrees on, without zod: the reply envelope, the page's
  * IP rows, the display settings and their one default, and the limits both sides check. The
  * background's zod schemas (lib/messaging.ts) and the content script's hand-written parser
- * (lib/page/tab-messages.ts) both build on these, so the content script never ships zod.
+ * (lib/page/messages/tab-messages.ts) both build on these, so the content script never ships zod.
  */
 import type { ApiErrorData } from './api/errors';
 import type { LookupResult } from './lookup/types';
-import type { MarkStyle } from './page/highlight-styles';
+import type { MarkStyle } from './page/marks/highlight-styles';
 import { DEFAULT_THRESHOLDS, type SeverityThresholds } from './severity';
 
 /** Errors that are not the API's: the message itself was refused or the handler failed. */

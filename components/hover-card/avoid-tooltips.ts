@@ -1,6 +1,6 @@
 /**
  * A Floating UI middleware that moves the card off the page's own tooltip for the same text
- * (issue 16): it picks the placement with lib/page/card-placement.ts and restarts the
+ * (issue 16): it picks the placement with lib/page/card/card-placement.ts and restarts the
  * computation there once. It runs only while a page tooltip is (or was) showing: with none,
  * the card keeps its usual placement and flip.
  *
@@ -10,7 +10,7 @@
  * IP, so they follow it when the page scrolls.
  */
 import type { Middleware, MiddlewareState } from '@floating-ui/dom';
-import { chooseCardPlacement, type Rect } from '@/lib/page/card-placement';
+import { chooseCardPlacement, type Rect } from '@/lib/page/card/card-placement';
 
 export interface AvoidOptions {
   /** The page tooltips visible now. */

@@ -5,7 +5,7 @@
  * extension's subnet check where the analyst sees the cost and the quota left and confirms.
  */
 import type { LookupResult } from '@/lib/lookup/types';
-import type { DetailsState } from '@/lib/page/card-store';
+import type { DetailsState } from '@/lib/page/card/card-store';
 
 /** Private/reserved addresses are never sent, and an answer with ipInfo needs no second ask. */
 export function canAskDetails(result: LookupResult | undefined): boolean {

@@ -4,7 +4,7 @@
  * to `<html>` only while a card is open, outside `<body>`, so frameworks that own body's
  * children never meet it.
  */
-import { adoptSheet } from '@/lib/page/adopted-sheets';
+import { adoptSheet } from '@/lib/page/marks/adopted-sheets';
 import { CARD_CSS, HOST_STYLE } from './card-styles';
 
 export const HOST_TAG = 'ip-reputation-lens';

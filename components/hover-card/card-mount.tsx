@@ -1,12 +1,12 @@
 /**
  * Puts the hover card on the page: the shadow host, the popover, Floating UI's positioning,
  * focus, and Preact rendering of `HoverCard`. What the card shows and when is the store's
- * (lib/page/card-store.ts); this is the `CardSurface` it drives.
+ * (lib/page/card/card-store.ts); this is the `CardSurface` it drives.
  */
 import { render } from 'preact';
-import { liveRange } from '@/lib/page/hit-test';
-import { createCardStore, type CardMode, type CardStore, type CardStoreDeps, type CardSurface } from '@/lib/page/card-store';
-import { pageTooltipsFor } from '@/lib/page/page-tooltips';
+import { liveRange } from '@/lib/page/card/hit-test';
+import { createCardStore, type CardMode, type CardStore, type CardStoreDeps, type CardSurface } from '@/lib/page/card/card-store';
+import { pageTooltipsFor } from '@/lib/page/card/page-tooltips';
 import detailsCss from '@/components/reputation-details.css?inline';
 import { createCardHost, type CardHost } from './card-host';
 import { followAnchor, rangeAnchor } from './card-position';

@@ -5,7 +5,7 @@
  * it shows one (avoid-tooltips.ts).
  */
 import { autoUpdate, computePosition, flip, inline, offset, shift, size, type VirtualElement } from '@floating-ui/dom';
-import type { PageTooltips } from '@/lib/page/page-tooltips';
+import type { PageTooltips } from '@/lib/page/card/page-tooltips';
 import { avoidPageTooltips, pushOf } from './avoid-tooltips';
 
 const PADDING = 8;

@@ -3,12 +3,12 @@
  * selection (context menu "Look up IP reputation"). Everything from the API or the page goes
  * through Preact as text.
  */
-import type { CardView } from '@/lib/page/card-store';
+import type { CardView } from '@/lib/page/card/card-store';
 import { CardActions } from './card-actions';
 import { CardPivots } from './card-pivots';
 import { IpView } from './ip-view';
 
-/** What to show and what the buttons do: the store's view (lib/page/card-store.ts). */
+/** What to show and what the buttons do: the store's view (lib/page/card/card-store.ts). */
 export type HoverCardProps = CardView;
 
 export function HoverCard(props: HoverCardProps) {

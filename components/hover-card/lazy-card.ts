@@ -16,7 +16,7 @@
  * card's store then starts from where the pointer is, so a pointer that stays still still opens
  * the card.
  */
-import type { CardStore, CardStoreDeps } from '@/lib/page/card-store';
+import type { CardStore, CardStoreDeps } from '@/lib/page/card/card-store';
 
 /** The property of the isolated world's global object that carries the card's factory. */
 export const CARD_FACTORY_KEY = '__ipReputationLensCard';

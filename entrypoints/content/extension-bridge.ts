@@ -8,8 +8,8 @@
 import type { LookupResult } from '@/lib/lookup/types';
 import { backgroundConnector } from '@/lib/background-connector';
 import { nativeRuntime } from '@/lib/native-runtime';
-import { parseDisplaySettings } from '@/lib/page/display-settings';
-import type { LookupSender } from '@/lib/page/lookup-queue';
+import { parseDisplaySettings } from '@/lib/page/messages/display-settings';
+import type { LookupSender } from '@/lib/page/lookups/lookup-queue';
 import { DEFAULT_DISPLAY, type DisplaySettings, type Reply } from '@/lib/protocol';
 import { publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
 

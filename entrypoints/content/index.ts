@@ -5,13 +5,13 @@
  * runs nowhere the analyst did not ask for. Built as `content-scripts/content.js`.
  */
 import { classifyIp, findIps } from '@/lib/ip';
-import type { CardStore } from '@/lib/page/card-store';
+import type { CardStore } from '@/lib/page/card/card-store';
 import { createLazyCard } from '@/components/hover-card/lazy-card';
 import { PageLens } from '@/lib/page/page-lens';
 import { fetchPivots, loadCard, lookupDetailed, openPivot, openSubnetCheck, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
-import { BlockMarks } from '@/lib/page/block-marks';
-import { staticRangeFactory } from '@/lib/page/occurrence-store';
-import { refreshShownResults } from '@/lib/page/refresh-results';
+import { BlockMarks } from '@/lib/page/marks/block-marks';
+import { staticRangeFactory } from '@/lib/page/occurrences/occurrence-store';
+import { refreshShownResults } from '@/lib/page/lookups/refresh-results';
 import { claimInstance } from './single-instance';
 import { listenForTabMessages } from './tab-listener';
 import { nativeRuntime } from '@/lib/native-runtime';

@@ -3,12 +3,12 @@
  * `tab:show-lookup` (the context menu on a selection), `tab:results-stale` (the API server
  * changed) and `tab:display-settings` (the display settings changed). Only this extension may
  * ask. The router is the background's (lib/message-router.ts) with the hand-written parser of
- * lib/page/tab-messages.ts, so zod stays off the page.
+ * lib/page/messages/tab-messages.ts, so zod stays off the page.
  */
 import { createRouter } from '@/lib/message-router';
 import type { MessageReplies } from '@/lib/messaging';
 import { answerWith, nativeRuntime } from '@/lib/native-runtime';
-import { parseTabMessage } from '@/lib/page/tab-messages';
+import { parseTabMessage } from '@/lib/page/messages/tab-messages';
 import type { DisplaySettings } from '@/lib/protocol';
 
 export interface TabHandlers {

@@ -238,7 +238,7 @@ export class LookupService {
       // 350 ms for company, which is what the fewest calls that keep the goal do (test/bench/
       // feasible-calls.ts); after a quiet second (page load, a hover) it goes at once. IPs
       // near the screen wait up to 2 s, and leave earlier with any call that goes: on screen
-      // before their answer, the page asks them again as visible (lib/page/lookup-queue.ts).
+      // before their answer, the page asks them again as visible (lib/page/lookups/lookup-queue.ts).
       // At 1 s a scrolled live tail sent one call of 2-6 near addresses after each render
       // (bench page, BENCH_PAGE_DEBUG: 6-7 such calls a run, most never on screen); at 2 s
       // they still come a second or more before they reach the screen at a reading scroll.

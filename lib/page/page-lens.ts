@@ -9,22 +9,22 @@ import { RETRIABLE_FAILURES } from '../lookup/recovery-watch';
 import type { LookupResult } from '../lookup/types';
 import type { DisplaySettings, PageIp } from '../protocol';
 import { severityOf, type Severity, type SeverityThresholds } from '../severity';
-import { browserHighlighterEnv, Highlighter, type HighlighterEnv } from './highlighter';
-import { caretLookup, hitTest, type CaretLookup } from './hit-test';
-import { LookupQueue, type LookupSender } from './lookup-queue';
-import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './mutation-queue';
-import { watchNavigation, type NavigationWatch } from './navigation-watch';
-import { changeSize, emptyChange, OccurrenceStore, type FarText, type Occurrence, type RangeFactory, type StoreChange } from './occurrence-store';
-import { cachedFinder } from './match-cache';
-import { listPageIps, riskyIps, sameList } from './page-summary';
-import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './page-limits';
-import { Scanner } from './scanner';
-import { hasStaticMarkStyles } from './static-styles';
-import { isInsideSkipped, type SkipOptions } from './skip-rules';
-import { createTimeSlicer, frameWatch, type TimeSlicer } from './time-slicer';
-import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './near-tracker';
-import { sampleViewport } from './viewport-sample';
-import { compactMap } from './set-map';
+import { browserHighlighterEnv, Highlighter, type HighlighterEnv } from './marks/highlighter';
+import { caretLookup, hitTest, type CaretLookup } from './card/hit-test';
+import { LookupQueue, type LookupSender } from './lookups/lookup-queue';
+import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './changes/mutation-queue';
+import { watchNavigation, type NavigationWatch } from './changes/navigation-watch';
+import { changeSize, emptyChange, OccurrenceStore, type FarText, type Occurrence, type RangeFactory, type StoreChange } from './occurrences/occurrence-store';
+import { cachedFinder } from './scanning/match-cache';
+import { listPageIps, riskyIps, sameList } from './lookups/page-summary';
+import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './scanning/page-limits';
+import { Scanner } from './scanning/scanner';
+import { hasStaticMarkStyles } from './marks/static-styles';
+import { isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
+import { createTimeSlicer, frameWatch, type TimeSlicer } from './scanning/time-slicer';
+import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './nearness/near-tracker';
+import { sampleViewport } from './nearness/viewport-sample';
+import { compactMap } from './occurrences/set-map';
 
 export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
@@ -57,12 +57,12 @@ export interface PageLensDeps extends DisplaySettings {
   nextFrame?: () => Promise<void>;
 }
 
-/** Answers and address classes kept for IPs no longer on the page, at most (issue 15). */
+/** Answers and address classes kept for IPs no longer on the page, at most. */
 const MAX_FORGOTTEN_IPS = 5_000;
 
 /**
  * How long the page must go without removing nodes before the per-row and per-IP maps are
- * resized and the IPs that left it are forgotten (issue 15): during a storm the maps are in
+ * resized and the IPs that left it are forgotten: during a storm the maps are in
  * use, and resizing them on every removal would copy them every frame.
  */
 const QUIET_MS = 3_000;
@@ -140,7 +140,7 @@ export class PageLens {
     this.tracker = (deps.createTracker ?? createNearTracker)({
       onNear: (occs, nearness) => this.showNear(occs, nearness),
       onFar: (occs) => occs.forEach((occ) => occ.range && this.highlighter.remove(occ.range)),
-      // Rows read far (no occurrences) came near: read again fully, as urgent (issue 11).
+      // Rows read far (no occurrences) came near: read again fully, as urgent.
       onRowsNear: (rows) => this.scanRows(rows),
     });
     this.scanner = new Scanner({
@@ -174,7 +174,7 @@ export class PageLens {
    * Scans the whole document, then keeps following it. Resolves when the first scan is done.
    * The scan starts after the page's next frame: begun as the script starts (document idle),
    * its viewport sample forced the page's first layout and its first slice and GC ran in the
-   * page's first frame, which they made 30-40 ms longer (issue 11, first12); after that frame
+   * page's first frame, which they made 30-40 ms longer; after that frame
    * the layout is clean and the marks come a frame later, with nothing of the page's in it.
    */
   async start(): Promise<void> {
@@ -199,7 +199,7 @@ export class PageLens {
     return this.scanPage();
   }
 
-  /** The rows on screen first, then the whole page (issue 16). */
+  /** The rows on screen first, then the whole page. */
   private scanPage(): Promise<void> {
     this.scanVisible();
     return this.scanner.enqueue(this.doc.body ?? this.doc.documentElement, 'background');
@@ -416,7 +416,7 @@ export class PageLens {
   /**
    * Where an occurrence is tracked: its node's parent when it was read, so the element is told
    * when the occurrence leaves even if the node left it first (a cell whose text node a page
-   * replaced kept every occurrence it ever showed, and their nodes: issue 15).
+   * replaced kept every occurrence it ever showed, and their nodes).
    */
   private elementOf(occ: Occurrence): Element | null {
     const parent = occ.parent;
@@ -508,7 +508,7 @@ export class PageLens {
     return !el || this.tracker.nearnessOf(el) === 'far';
   }
 
-  /** Per-page maps hold IPs that left the page only up to a bound (issue 15). */
+  /** Per-page maps hold IPs that left the page only up to a bound. */
   private pruneForgottenIps(): void {
     const max = this.store.ipCount + MAX_FORGOTTEN_IPS;
     this.lookups.prune(this.isOnPage, max);

@@ -20,7 +20,7 @@
  * of the first third, heap and nodes; the page alone is judged the same way, side by side.
  * After the storm there are two readings: 1 s after it stops, and "settled",
  * BENCH_SETTLE_SECONDS (default 12) after it stops, past the match cache's two idle periods
- * (lib/page/match-cache.ts), when what is left is what the page still shows; the snapshot is
+ * (lib/page/scanning/match-cache.ts), when what is left is what the page still shows; the snapshot is
  * taken then. The machine is shared: read the ratios, not the absolute values.
  *
  * Which heap: Performance.getMetrics' JSHeapUsedSize (and Runtime.getHeapUsage) is the whole

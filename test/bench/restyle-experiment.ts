@@ -21,7 +21,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SEVERITIES } from '../../lib/severity';
 import { highlightName } from '../../lib/severity';
-import { highlightCss } from '../../lib/page/highlight-styles';
+import { highlightCss } from '../../lib/page/marks/highlight-styles';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import { median, startTrace, VIEWPORT, type TraceEvent } from './page';
 

@@ -1,7 +1,7 @@
 /**
  * Addresses defanged the way threat reports write them are marked on pages: `1[.]2[.]3[.]4`
  * and the word forms `[dot]`, `(dot)`, `{DOT}`, which hold no '.' and no ':' and were skipped by
- * the scanner's cheap character test before any finding (lib/page/skip-rules.ts).
+ * the scanner's cheap character test before any finding (lib/page/scanning/skip-rules.ts).
  */
 import { expect, test } from './fixtures';
 import { markedIps, pageUrl, usePageSimulator } from './page-support';

@@ -11,7 +11,7 @@ import { markedTexts, pageUrl, usePageSimulator } from './page-support';
 
 const env = usePageSimulator({ scanLoopback: true });
 
-/** The critical underline colour (lib/page/highlight-styles.ts). */
+/** The critical underline colour (lib/page/marks/highlight-styles.ts). */
 const CRITICAL = [229, 57, 53];
 
 /** Pixels of the critical colour in the box under and around the IP in case `id`. */

@@ -5,11 +5,11 @@
  * No time slicing, no messaging: those are measured by `bench page-profile`.
  */
 import { findIps } from '../../../lib/ip/find-ips';
-import { cachedFinder } from '../../../lib/page/match-cache';
-import { createNearTracker } from '../../../lib/page/near-tracker';
-import { emptyChange, OccurrenceStore, type Occurrence } from '../../../lib/page/occurrence-store';
-import { couldHoldIp } from '../../../lib/page/skip-rules';
-import { SubtreeWalk } from '../../../lib/page/subtree-walk';
+import { cachedFinder } from '../../../lib/page/scanning/match-cache';
+import { createNearTracker } from '../../../lib/page/nearness/near-tracker';
+import { emptyChange, OccurrenceStore, type Occurrence } from '../../../lib/page/occurrences/occurrence-store';
+import { couldHoldIp } from '../../../lib/page/scanning/skip-rules';
+import { SubtreeWalk } from '../../../lib/page/scanning/subtree-walk';
 
 export const STAGES = ['walk', 'prefilter', 'findIps', 'match cache', 'store', 'tracker', 'ranges'] as const;
 

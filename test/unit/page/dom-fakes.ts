@@ -3,10 +3,10 @@
  * for IntersectionObserver, whose geometry a DOM without layout cannot compute. They record
  * what the code under test did so tests can assert on it.
  */
-import type { HighlighterEnv } from '@/lib/page/highlighter';
-import type { RangeFactory } from '@/lib/page/occurrence-store';
-import type { TimeSlicer } from '@/lib/page/time-slicer';
-import { listItemOf, type Nearness, type NearTracker, type NearTrackerOptions } from '@/lib/page/near-tracker';
+import type { HighlighterEnv } from '@/lib/page/marks/highlighter';
+import type { RangeFactory } from '@/lib/page/occurrences/occurrence-store';
+import type { TimeSlicer } from '@/lib/page/scanning/time-slicer';
+import { listItemOf, type Nearness, type NearTracker, type NearTrackerOptions } from '@/lib/page/nearness/near-tracker';
 
 export class FakeHighlight extends Set<AbstractRange> {
   priority = 0;

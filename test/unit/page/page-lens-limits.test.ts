@@ -6,11 +6,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyIp, findIps } from '@/lib/ip';
-import type { LookupSender } from '@/lib/page/lookup-queue';
-import type { Occurrence } from '@/lib/page/occurrence-store';
+import type { LookupSender } from '@/lib/page/lookups/lookup-queue';
+import type { Occurrence } from '@/lib/page/occurrences/occurrence-store';
 import { PageLens } from '@/lib/page/page-lens';
-import type { PageLimits } from '@/lib/page/page-limits';
-import type { TimeSlicer } from '@/lib/page/time-slicer';
+import type { PageLimits } from '@/lib/page/scanning/page-limits';
+import type { TimeSlicer } from '@/lib/page/scanning/time-slicer';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
 import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker, tinySlicer } from './dom-fakes';
 
@@ -111,8 +111,8 @@ describe('PageLens on hostile pages', () => {
   });
 
   // The cells page: dropping the 50,000 held addresses far from the screen was one 133 ms task.
-  // Issue 11: texts held far (no occurrences) count against the limit and are dropped alike.
-  it('holds far plain rows unread as text nodes, not addresses: a big table without IPs reaches no limit (issue 11, rowskip)', async () => {
+  // Texts held far (no occurrences) count against the limit and are dropped alike.
+  it('holds far plain rows unread as text nodes, not addresses: a big table without IPs reaches no limit', async () => {
     const rows = (n: number, text: (i: number) => string) => Array.from({ length: n }, (_, i) => `<tr><td>${text(i)}</td><td>x</td></tr>`).join('');
     const noIps = setup(`<table><tbody>${rows(300, (i) => `row ${i}`)}</tbody></table>`, { farRows: true, limits: { maxOccurrences: 100, maxTextNodes: 1_000 } });
     await noIps.lens.start();
@@ -245,7 +245,7 @@ async function rerender(runFlushes: () => void): Promise<void> {
   runFlushes();
 }
 
-// live16e (issue 16): the live tail's re-render is 20,000 mutation records in one frame, and
+// live16e: the live tail's re-render is 20,000 mutation records in one frame, and
 // reading them all in that frame put the new top row's mark after the frame painting its text.
 describe('PageLens on a frame with thousands of mutation records', () => {
   afterEach(() => {
@@ -302,7 +302,7 @@ describe('PageLens on a frame with thousands of mutation records', () => {
   });
 });
 
-// live11h (issue 11): the scanner was idle when the task after the paint queued the render's
+// live11h: the scanner was idle when the task after the paint queued the render's
 // text, and an idle scanner's enqueue read each root at once with a fresh slice: all 20,000
 // text nodes were read in that one task (110-200 ms a render, a long task of ours each second).
 describe('PageLens reading a re-render after the paint', () => {
@@ -475,7 +475,7 @@ describe('PageLens once a page that removed rows goes quiet', () => {
   });
 });
 
-// live12 (issue 11): a subtree observer over a live tail made Blink build the render's 20,000
+// live12: a subtree observer over a live tail made Blink build the render's 20,000
 // records inside the page's render task (render CPU 28 ms alone, 48-52 ms observed); after two
 // re-renders the list is observed by its window around the screen, the rest read every 5 s.
 describe('PageLens on a live tail observed by its window', () => {

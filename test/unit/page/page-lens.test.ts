@@ -2,13 +2,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyIp, findIps } from '@/lib/ip';
 import type { LookupResult } from '@/lib/lookup/types';
-import type { LookupSender } from '@/lib/page/lookup-queue';
+import type { LookupSender } from '@/lib/page/lookups/lookup-queue';
 import { PageLens } from '@/lib/page/page-lens';
 import { DEFAULT_THRESHOLDS, type Severity } from '@/lib/severity';
 import { eagerSlicer, fakeHighlighterEnv, fakeRangeFactory, fakeTracker, tinySlicer } from './dom-fakes';
-import type { Occurrence } from '@/lib/page/occurrence-store';
-import type { PaintScheduler } from '@/lib/page/paint-throttle';
-import type { CaretLookup } from '@/lib/page/hit-test';
+import type { Occurrence } from '@/lib/page/occurrences/occurrence-store';
+import type { PaintScheduler } from '@/lib/page/marks/paint-throttle';
+import type { CaretLookup } from '@/lib/page/card/hit-test';
 
 const found = (ip: string, score: number, extra: Partial<{ whitelisted: boolean; threatLevel: 'CRITICAL' | 'LOW' }> = {}): LookupResult => ({
   ip,
@@ -186,7 +186,7 @@ describe('PageLens', () => {
     expect(find.mock.calls.map(([text]) => text)).toEqual(['at 1.0.0.1', 'at 8.8.4.4']);
   });
 
-  // Issue 16: a live tail re-renders every cell of every row, the IP-less ones too (its time
+  // A live tail re-renders every cell of every row, the IP-less ones too (its time
   // column). Those of rows far from the screen waited ahead of the rows on screen (they were
   // never tracked, so "unknown", so urgent): on a 5,000-event list, 5,000 of them a second.
   it('a re-rendered list reads the cells on screen first, also before the IP-less cells of far rows', async () => {
@@ -238,7 +238,7 @@ describe('PageLens', () => {
     expect(find.mock.calls.length).toBe(calls + 1);
   });
 
-  // Issue 16: a console re-renders a visible row, replacing its text nodes (React's
+  // A console re-renders a visible row, replacing its text nodes (React's
   // `textContent`). The cell never moved, so its new text is marked as soon as it is read,
   // with no new word from the observer; the old node's sweep must not make it unknown first.
   it('a re-render replacing the text nodes of a visible row keeps its marks without waiting for the observer', async () => {
@@ -256,7 +256,7 @@ describe('PageLens', () => {
     expect(all.every((o) => o.node.isConnected)).toBe(true);
   });
 
-  // Issue 15 (flat over time): an element whose text node is replaced (textContent, a recycled
+  // An element whose text node is replaced (textContent, a recycled
   // grid cell) was never told the old node's occurrences left (the old node has no parent then,
   // so its element was not known): it kept every occurrence it ever showed, and their nodes.
   it('a cell whose text node is replaced again and again keeps only its current occurrence', async () => {
@@ -271,7 +271,7 @@ describe('PageLens', () => {
     expect(lens.store.occurrenceCount).toBe(1);
   });
 
-  // Issue 11 (bench page, grid): with every mark change waiting for the 100 ms paint batch, a
+  // Bench page, grid: with every mark change waiting for the 100 ms paint batch, a
   // grid replacing its cells' text every scroll step showed marks in a fraction of its frames.
   it('paints marks on screen and answers at once; marks near but off screen wait for the paint batch', async () => {
     const batches: (() => void)[] = [];
@@ -292,7 +292,7 @@ describe('PageLens', () => {
     expect(names('critical')).toEqual(['185.220.101.1']);
   });
 
-  // Issue 11: the first badge summary classified every IP of the page in one task (30-40 ms on
+  // The first badge summary classified every IP of the page in one task (30-40 ms on
   // the 10,000-row page). IPs without an answer cannot be risky; they are classified when they
   // come near, in the scan's slices.
   it('reports its risky IPs without classifying the IPs that have no answer yet', async () => {
@@ -309,7 +309,7 @@ describe('PageLens', () => {
     expect(lens.pageIps()).toHaveLength(51);
   });
 
-  // Issue 11 (tasks13): each summary still read every IP of the page (0.4-0.6 ms a summary on
+  // Each summary still read every IP of the page (0.4-0.6 ms a summary on
   // the 10,000-row page, 4 a load) for the few near the screen that have an answer.
   it('reads only the answered IPs for the badge, leaving out those no longer on the page', async () => {
     const rows = Array.from({ length: 50 }, (_, i) => `<p>from 198.51.${i}.7</p>`).join('');
@@ -509,7 +509,7 @@ describe('PageLens settings', () => {
     expect(lens.pageIps().find((p) => p.ip === '4.4.4.4')?.result).toEqual(capped('4.4.4.4', 'site-cap'));
   });
 
-  // Issue 11: nearly all of a big page's text is far and never marked. The whole-page scan
+  // Nearly all of a big page's text is far and never marked. The whole-page scan
   // holds it without occurrences or tracked cells (its row is tracked), and reads a row again
   // fully when it comes near.
   describe('text far from the viewport', () => {
@@ -607,7 +607,7 @@ describe('PageLens settings', () => {
       expect(lensCounts(lens)).toEqual(pageCounts());
     });
 
-    // Issue 11, rowskip: a row of plain cells far from the viewport is not even read at load.
+    // A row of plain cells far from the viewport is not even read at load.
     describe('plain rows, held unread', () => {
       const plain = () => `<ul id="list">${ROWS.map((t, i) => `<li id="r${i}"><b>${t}</b> <i>12:00:0${i}</i></li>`).join('')}</ul>`;
 

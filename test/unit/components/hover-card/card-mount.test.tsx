@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHoverCard } from '@/components/hover-card/card-mount';
-import type { CardLens } from '@/lib/page/card-store';
+import type { CardLens } from '@/lib/page/card/card-store';
 import { createCardHost, HOST_TAG } from '@/components/hover-card/card-host';
 import { findIps } from '@/lib/ip';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';

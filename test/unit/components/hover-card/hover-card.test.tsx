@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canAskDetails } from '@/components/hover-card/card-actions';
 import { HoverCard } from '@/components/hover-card/hover-card';
-import type { CardEntry } from '@/lib/page/card-store';
+import type { CardEntry } from '@/lib/page/card/card-store';
 import type { PivotChoice } from '@/lib/pivots';
 import type { LookupResult } from '@/lib/lookup/types';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';

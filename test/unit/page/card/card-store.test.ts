@@ -1,0 +1,197 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createCardStore, detailsFailure, type CardLens, type CardMode, type CardSurface, type CardView } from '@/lib/page/card/card-store';
+import { findIps } from '@/lib/ip';
+import type { LookupResult } from '@/lib/lookup/types';
+import type { Reply } from '@/lib/protocol';
+import { DEFAULT_THRESHOLDS } from '@/lib/severity';
+
+const found = { ip: '8.8.8.8', status: 'found', fetchedAt: 1, data: { ip: '8.8.8.8', score: 0, threatLevel: 'LOW', reputation: 'clean', totalHits: 0, lastAttack: null, whitelisted: false, whitelist: null, description: null } } as const;
+
+function fakeLens(results: Map<string, LookupResult> = new Map()): CardLens & { asked: string[][]; put: LookupResult[]; generation: number } {
+  const asked: string[][] = [];
+  const put: LookupResult[] = [];
+  return {
+    asked,
+    put,
+    generation: 0,
+    hitTest: () => undefined,
+    resultOf: (ip) => results.get(ip),
+    onResults: () => () => {},
+    putResult: (r) => void put.push(r),
+    askNow: (ips) => void asked.push(ips),
+    thresholds: DEFAULT_THRESHOLDS,
+    get resultsGeneration() {
+      return this.generation;
+    },
+  };
+}
+
+/** A surface that records what the store asks of it: the store runs without Preact or a shadow host. */
+function fakeSurface(copyWorks = true): CardSurface & { views: CardView[]; detached: CardMode[]; placed: CardMode[]; own: Element } {
+  const own = document.createElement('div');
+  const views: CardView[] = [];
+  const detached: CardMode[] = [];
+  const placed: CardMode[] = [];
+  return {
+    own,
+    views,
+    detached,
+    placed,
+    attach: () => {},
+    paint: (view) => void views.push(view),
+    place: (mode) => void placed.push(mode),
+    detach: (mode) => void detached.push(mode),
+    contains: (target) => target === own,
+    copy: async () => copyWorks,
+  };
+}
+
+const last = <T>(xs: T[]): T => xs[xs.length - 1]!;
+
+describe('card store', () => {
+  const aborts: AbortController[] = [];
+  function start(lens: CardLens, surface: CardSurface, lookupDetailed: (ip: string) => Promise<Reply<LookupResult>> = vi.fn()) {
+    const abort = new AbortController();
+    aborts.push(abort);
+    return createCardStore({ lens, findIps, lookupDetailed, signal: abort.signal }, surface);
+  }
+  afterEach(() => {
+    aborts.splice(0).forEach((a) => a.abort());
+    vi.useRealTimers();
+  });
+
+  it('shows the unique IPs of a selection under a title, asks them, and closes on Escape', () => {
+    const lens = fakeLens();
+    const surface = fakeSurface();
+    const card = start(lens, surface);
+    card.showForSelection('from 185.220.101.1 to 10.0.0.1 and 185.220.101.1 again');
+    expect(card.open).toBe(true);
+    expect(lens.asked).toEqual([['185.220.101.1', '10.0.0.1']]);
+    expect(last(surface.views).title).toBe('IP addresses in the selection');
+    expect(last(surface.views).entries.map((e) => e.ip)).toEqual(['185.220.101.1', '10.0.0.1']);
+    expect(last(surface.placed).kind).toBe('selection');
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    expect(card.open).toBe(false);
+    expect(surface.detached.map((m) => m.kind)).toEqual(['selection']);
+  });
+
+  it('keeps the selection card on a click inside it, closes it on a click elsewhere', () => {
+    const surface = fakeSurface();
+    const card = start(fakeLens(), surface);
+    card.showForSelection('8.8.8.8');
+    expect(card.isOwnUi(surface.own)).toBe(true);
+    expect(card.isOwnUi(document.body)).toBe(false);
+    document.body.append(surface.own);
+    surface.own.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    expect(card.open).toBe(true);
+    document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    expect(card.open).toBe(false);
+    surface.own.remove();
+  });
+
+  it('puts a detailed answer into the page, and reports a failed one next to a good answer', async () => {
+    const lens = fakeLens(new Map([['8.8.8.8', found]]));
+    const surface = fakeSurface();
+    const detailed = { ...found, data: { ...found.data, ipInfo: { asn: 'AS15169' } } };
+    const lookup = vi
+      .fn<(ip: string) => Promise<Reply<LookupResult>>>()
+      .mockResolvedValueOnce({ ok: true, value: detailed })
+      .mockResolvedValueOnce({ ok: true, value: { ip: '8.8.8.8', status: 'skipped', reason: 'quota-exhausted' } });
+    const card = start(lens, surface, lookup);
+    card.showForSelection('8.8.8.8');
+    const asking = last(surface.views);
+    asking.onDetails('8.8.8.8');
+    expect(last(surface.views).entries[0]!.details).toEqual({ state: 'loading' });
+    await vi.waitFor(() => expect(lens.put).toEqual([detailed]));
+    expect(last(surface.views).entries[0]!.details).toEqual({ state: 'idle' });
+    last(surface.views).onDetails('8.8.8.8');
+    await vi.waitFor(() => expect(last(surface.views).entries[0]!.details.state).toBe('error'));
+    expect(lens.put).toHaveLength(1);
+  });
+
+  it('shows the background refusal of Details in its own words (what to do instead)', async () => {
+    const surface = fakeSurface();
+    const message = 'Details are only looked up from the tab in front: click the card again in this tab.';
+    const card = start(fakeLens(), surface, async () => ({ ok: false, error: { kind: 'forbidden', message } }));
+    card.showForSelection('8.8.8.8');
+    last(surface.views).onDetails('8.8.8.8');
+    await vi.waitFor(() => expect(last(surface.views).entries[0]!.details).toEqual({ state: 'error', message: `Request refused: ${message}` }));
+  });
+
+  it('offers the /24 (/120) of each IP as a subnet check opened in the extension, and shows a refusal', async () => {
+    const surface = fakeSurface();
+    const openSubnetCheck = vi
+      .fn<(cidr: string) => Promise<Reply<{ opened: true }>>>()
+      .mockResolvedValueOnce({ ok: true, value: { opened: true } })
+      .mockResolvedValueOnce({ ok: false, error: { kind: 'rate-limited', message: 'Too many subnet checks opened from this tab.' } });
+    const abort = new AbortController();
+    aborts.push(abort);
+    const card = createCardStore({ lens: fakeLens(), findIps, lookupDetailed: vi.fn(), openSubnetCheck, signal: abort.signal }, surface);
+    card.showForSelection('185.220.101.7 and 2001:db8::42');
+    expect(last(surface.views).entries.map((e) => e.block)).toEqual(['185.220.101.0/24', '2001:db8::/120']);
+    last(surface.views).onCheckBlock('185.220.101.7');
+    await vi.waitFor(() => expect(openSubnetCheck).toHaveBeenCalledWith('185.220.101.0/24'));
+    expect(last(surface.views).entries[0]!.blockError).toBeNull();
+    last(surface.views).onCheckBlock('2001:db8::42');
+    await vi.waitFor(() => expect(last(surface.views).entries[1]!.blockError).toMatch(/^Too many requests/));
+    // Without the means to open it (no sender given), nothing is offered.
+    const plainSurface = fakeSurface();
+    start(fakeLens(), plainSurface).showForSelection('185.220.101.7');
+    expect(last(plainSurface.views).entries[0]!.block).toBeNull();
+  });
+
+  it('drops a detailed answer asked of the previous API server', async () => {
+    const lens = fakeLens();
+    const surface = fakeSurface();
+    let answer: (r: Reply<LookupResult>) => void = () => {};
+    const card = start(lens, surface, () => new Promise((resolve) => (answer = resolve)));
+    card.showForSelection('8.8.8.8');
+    last(surface.views).onDetails('8.8.8.8');
+    lens.generation = 1;
+    answer({ ok: true, value: found });
+    await vi.waitFor(() => expect(last(surface.views).entries[0]!.details).toEqual({ state: 'idle' }));
+    expect(lens.put).toEqual([]);
+  });
+
+  it('marks an IP copied for a moment, and not at all when the copy failed', async () => {
+    vi.useFakeTimers();
+    const surface = fakeSurface();
+    const card = start(fakeLens(), surface);
+    card.showForSelection('8.8.8.8');
+    last(surface.views).onCopy('8.8.8.8');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last(surface.views).entries[0]!.copied).toBe(true);
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(last(surface.views).entries[0]!.copied).toBe(false);
+
+    const failing = fakeSurface(false);
+    const other = start(fakeLens(), failing);
+    other.showForSelection('8.8.8.8');
+    const painted = failing.views.length;
+    last(failing.views).onCopy('8.8.8.8');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failing.views.length).toBe(painted);
+  });
+
+  it('closes when stopped', () => {
+    const surface = fakeSurface();
+    const abort = new AbortController();
+    const card = createCardStore({ lens: fakeLens(), findIps, lookupDetailed: vi.fn(), signal: abort.signal }, surface);
+    card.showForSelection('8.8.8.8');
+    abort.abort();
+    expect(card.open).toBe(false);
+    expect(surface.detached).toHaveLength(1);
+  });
+});
+
+describe('detailsFailure', () => {
+
+  it('keeps a good answer when the detailed lookup could not be made', () => {
+    expect(detailsFailure({ ip: '8.8.8.8', status: 'skipped', reason: 'quota-exhausted' }, found)).toMatch(/^No details: The API usage limit/);
+    expect(detailsFailure({ ip: '8.8.8.8', status: 'error', error: { kind: 'rate-limited', message: '429' } }, found)).toMatch(/^Too many requests/);
+    expect(detailsFailure({ ...found, data: { ...found.data, ipInfo: { asn: 'AS15169' } } }, found)).toBeNull();
+    // Nothing good to keep: the answer is shown as it is.
+    expect(detailsFailure({ ip: '8.8.8.8', status: 'not-found', fetchedAt: 2 }, undefined)).toBeNull();
+  });
+});
