@@ -1,5 +1,5 @@
 /**
- * `npm run bench page-hostile`: the hostile fixture pages of issue 10 (test/fixtures/hostile/),
+ * `npm run bench page-hostile`: the hostile fixture pages (test/fixtures/hostile/),
  * each loaded in one browser with the extension, alternately on a host the extension scans
  * (127.0.0.1, registered) and on one it does not (localhost: the page alone), RUNS times a side.
  * Reported per page: the longest task and the total blocking time (sum of each long task's time
@@ -14,7 +14,7 @@
  * our observer callback and our frame-aligned flush into that task, so the same load also
  * reports our own work per task (ownWorkMs): the ≤ 16 ms slice and < 50 ms goals for our part.
  *
- * Memory under the mutation storm (issue 15) is `npm run bench page-memory` (./page-memory.ts).
+ * Memory under the mutation storm is `npm run bench page-memory` (./page-memory.ts).
  * The machine is shared: read the ratios, not the absolute times.
  */
 import type { BrowserContext, Page } from '@playwright/test';
