@@ -31,6 +31,10 @@
  * BENCH_FLOOR=1 adds a second browser whose build has an empty content script: the fixed
  * cost of being injected at all (an isolated world, its bindings), against which what our
  * code keeps is reported ("above the floor").
+ *
+ * BENCH_RETAINED=N lists the N largest holders of the heap with their dominators (read with a
+ * WXT_NO_MINIFY=1 build: ./heap-retained.ts); BENCH_STRINGS=1 groups the strings held by shape
+ * (digits as 9) in the extra-heap list (./heap-summary.ts).
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -13,6 +13,16 @@
  * 8,000) from navigation, as `bench page-hostile` measures it: the hostile pages
  * have no "everything on screen is marked" moment to wait for. BENCH_HOSTILE_SCROLL=1 scrolls
  * the page to its end halfway through that window (as bench page-hostile does).
+ *
+ * Other flags: BENCH_PROFILE_MODE=one-off profiles the toolbar's scan of the loaded page;
+ * BENCH_PROFILE_SCROLL_PX=12 scrolls the page that many px every 50 ms through the window (as
+ * bench page's scrolled scenarios do); BENCH_PROFILE_CAP_US=400 counts each sample for at most
+ * that long (on a busy machine a sample's wall-time weight puts a wait for a core on the
+ * function it resumed in); BENCH_PROFILE_TOP=N lists N functions (default 15);
+ * BENCH_PROFILE_FOCUS=<function> the self time of everything called under that function;
+ * BENCH_PROFILE_REUSE=1 reuses .output-profile instead of building it again. It also lists every
+ * main-thread task over 50 ms of the window, the page's own included, with what started it and
+ * our sampled JS in it, and what ran inside our five longest tasks.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

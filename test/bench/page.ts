@@ -13,6 +13,24 @@
  * top-level tasks in which content.js ran), the page's longest frame meanwhile and its
  * rendering-only long frames (Long Animation Frames API), the references, ratios, JS heap. Medians of
  * RUNS fresh browsers; ratios are what to watch, the machine is shared and absolute times drift.
+ *
+ * Flags (environment variables; each is documented again where it is read):
+ *   BENCH_PAGE_RUNS (default 3) fresh browsers per side of the table; BENCH_SCENARIO_RUNS
+ *     (default 2) per console scenario; BENCH_SCENARIO_MS (default 8,000) each scenario's window;
+ *   BENCH_PAGE_PARTS=table or scenarios (default both); BENCH_PAGE_MODES=registered or one-off
+ *     (default both sides of the table); BENCH_PAGE_SCENARIO=<part of a name> only those
+ *     scenarios; BENCH_SCROLL_STEP_PX scrolls the scrolled scenarios by that many px every 50 ms
+ *     instead of their own step (grid 40, live tail 12);
+ *   BENCH_PAGE_NO_POPUP (default 3,000 ms): no popup asks anything while the page loads; the
+ *     trace stops that long after the on-screen IPs were marked, then the page's list is asked
+ *     once ("popup's first list"); 0: asked every BENCH_SCAN_POLL_MS (default 1,000) during the
+ *     trace instead, as an open popup would;
+ *   BENCH_PAGE_ONE_OFF_WARM=1 runs the one-off scan in a renderer where our script already ran;
+ *     BENCH_PAGE_ONE_OFF_SETTLE_MS=6000 asks for it that long after the load (diagnostic);
+ *   BENCH_PAGE_DEBUG=1 prints our tasks' start times, what the longest task and the
+ *     rendering-only frame of most thread time spent it in, each task by kind, and, per scrolled
+ *     run, why newly visible IPs missed 500 ms and each bulk call's IPs by when they came on screen;
+ *   BENCH_EXTENSION_DIR the build to load (default .output/chrome-mv3-e2e, else built).
  */
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';

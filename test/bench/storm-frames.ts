@@ -15,6 +15,11 @@
  *   STORM_SELF=N: see printSelf (with STORM_CATS=devtools.timeline,disabled-by-default-devtools.timeline,blink,benchmark
  *   for Blink's lifecycle and intersection events); STORM_NAMES=<regex>: each load's trace
  *   events of matching names, by name, category, phase and arguments (which events exist).
+ *   STORM_STEADY_MS (default 1,500): STORM_SELF counts only frame tasks this long after the
+ *   load's first task; STORM_SHIFT=0.1,0.3: blocking read from frame CPU per variant against the
+ *   first, and the first variant's frames each lengthened by those ms (what a cost of that size
+ *   in every frame does to this page's blocking); BENCH_HOSTILE_WINDOW_MS (default 6,000) the
+ *   window measured.
  */
 import type { BrowserContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
