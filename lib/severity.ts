@@ -22,7 +22,7 @@ export const SEVERITIES = [
   'failed',
   'unknown',
   // Public, but not looked up because the tab or site reached its cap of automatic lookups
-  // (issues 11 and 16): never drawn like a private address, since one click looks it up.
+  // (a bound on API spend): never drawn like a private address, since one click looks it up.
   'capped',
   'skipped',
   'pending',

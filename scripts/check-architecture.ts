@@ -3,10 +3,14 @@
  * than one file (see docs/architecture.md):
  *   - no import cycle, type-only imports included (a type cycle still couples two modules);
  *   - the content script's runtime graph (type-only imports are erased) never reaches zod or
- *     lib/settings: zod would ship to every scanned page, and settings hold the API key.
+ *     lib/settings: zod would ship to every scanned page, and settings hold the API key;
+ *   - no source, script or test names a tracker number ("issue" or "stop" and a number): a
+ *     reader of the repository cannot open our tracker, so a comment carries its reason itself
+ *     (a check of the whole tree's text, printed as file:line).
  * Built on the TypeScript compiler API (already a dependency). `npx tsx scripts/check-architecture.ts`
  * prints the findings; test/unit/architecture.test.ts runs the same checks in `npm test`.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -160,12 +164,55 @@ export function forbiddenRuntimeImports(graph: ImportGraph, entry: string, forbi
   return found;
 }
 
+/** Where tracker numbers are not allowed: every folder of code, scripts and tests. */
+export const TRACKER_FREE_DIRS = ['lib', 'components', 'entrypoints', 'scripts', 'gateway', 'test'];
+/** Test pages and corpora are data (a log line may say anything), not our prose. */
+const TRACKER_EXEMPT = ['test/fixtures'];
+const TEXT_FILE = /\.(?:[cm]?[jt]sx?|css|html)$/;
+/** "issue" or "stop", singular or plural, any case, then a number (a `#` before it too). */
+const TRACKER_NUMBER = /\b(?:issues?|stops?) #?\d+/gi;
+
+/** `line: text` of each tracker number in one file's text (lines counted from 1). */
+export function trackerNumbersIn(text: string): { line: number; found: string }[] {
+  const hits: { line: number; found: string }[] = [];
+  text.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(TRACKER_NUMBER)) hits.push({ line: i + 1, found: m[0] });
+  });
+  return hits;
+}
+
+function textFilesUnder(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(path.join(ROOT, dir), { withFileTypes: true });
+  } catch {
+    return []; // a folder this branch does not have (gateway/ before it lands)
+  }
+  return entries.flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.name === 'node_modules' || TRACKER_EXEMPT.includes(rel)) return [];
+    if (e.isDirectory()) return textFilesUnder(rel);
+    return TEXT_FILE.test(e.name) ? [rel] : [];
+  });
+}
+
+/** `file:line: found` of every tracker number left in TRACKER_FREE_DIRS. */
+export function trackerNumbers(dirs: readonly string[] = TRACKER_FREE_DIRS): string[] {
+  return dirs.flatMap((dir) =>
+    textFilesUnder(dir).flatMap((file) =>
+      trackerNumbersIn(readFileSync(path.join(ROOT, file), 'utf8')).map((h) => `${file}:${h.line}: ${h.found}`),
+    ),
+  );
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === SELF) {
   const graph = buildGraph();
   const cycles = findCycles(graph);
   const leaks = forbiddenRuntimeImports(graph, CONTENT_ENTRY);
   for (const cycle of cycles) console.error(`import cycle: ${cycle.join(' <-> ')}`);
   for (const leak of leaks) console.error(`content script loads ${leak}`);
-  console.log(`${graph.size} files, ${cycles.length} cycles, ${leaks.length} forbidden imports in the content script`);
-  process.exitCode = cycles.length || leaks.length ? 1 : 0;
+  const numbers = trackerNumbers();
+  for (const at of numbers) console.error(`tracker number (say the reason instead): ${at}`);
+  console.log(`${graph.size} files, ${cycles.length} cycles, ${leaks.length} forbidden imports in the content script, ${numbers.length} tracker numbers`);
+  process.exitCode = cycles.length || leaks.length || numbers.length ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /**
  * A Floating UI middleware that moves the card off the page's own tooltip for the same text
- * (issue 16): it picks the placement with lib/page/card/card-placement.ts and restarts the
+ * (an analyst must still read the console's tooltip): it picks the placement with lib/page/card/card-placement.ts and restarts the
  * computation there once. It runs only while a page tooltip is (or was) showing: with none,
  * the card keeps its usual placement and flip.
  *

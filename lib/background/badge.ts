@@ -49,7 +49,7 @@ export function createBadge(api: BadgeApi) {
   let tabs: Record<string, TabFrames> | null = null;
   /**
    * The colour is one for every tab: set once per worker as the default, not with each report
-   * (an extension API call less in the browser's main thread at every page load, issue 10).
+   * (an extension API call less in the browser's main thread at every page load).
    */
   let coloured = false;
 

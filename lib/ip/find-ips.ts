@@ -34,7 +34,7 @@ function checkCandidate(text: string, start: number, end: number): IpMatch | nul
  * with fewer than six, no `::` and no `[:]`, each of its readings (the trailing colon dropped,
  * or read past a label: part of the same run) has fewer still. Times of day (`11:59:52`, in
  * every timestamp cell and log line) are most such candidates: turned away here, with no
- * slice and no parse (issue 11, slice15). False sends the candidate through the full checks.
+ * slice and no parse. False sends the candidate through the full checks.
  */
 export function tooFewColons(text: string, start: number, end: number): boolean {
   let colons = 0;
@@ -96,7 +96,7 @@ export function forEachIpFrom(text: string, from: number, onMatch: (match: IpMat
  * findIps' matches of the text being read, by index: one array for every call, not an array
  * grown by pushes (17 slots from the first) and a closure per text. The page's scan calls
  * findIps for each of the 10,000-row table's 40,000 candidate texts: those were ~250 of the
- * ~350 bytes it allocated per text (issue 11, slice15). A long result is not kept in it.
+ * ~350 bytes it allocated per text (a heap sampling of the first pass). A long result is not kept in it.
  */
 let found: IpMatch[] = [];
 let foundCount = 0;

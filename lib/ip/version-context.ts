@@ -40,7 +40,7 @@ export function isVersionContext(text: string, start: number): boolean {
   // Short keywords must be whole words: "server 1.2.3.4" is not "ver 1.2.3.4". By index, not
   // for-of: until the optimizing compiler takes this over, each step of an array iterator is an
   // object, and this runs for every IPv4 address found (1.1 MB allocated in the 10,000-row
-  // table's first pass, a heap sampling of bench page-phases' harness, issue 11).
+  // table's first pass, a heap sampling of bench page-phases' harness).
   const length = wordEnd - wordStart;
   for (let k = 0; k < KEYWORDS.length; k++) {
     const keyword = KEYWORDS[k]!;

@@ -71,7 +71,7 @@ export function admit(
   }
   const { admitted, capped, overCeiling, pageCap, siteCap } = rules.pageCap.admit(request.source ?? 'unknown-page', sendable, request.site);
   // Said apart from private addresses all the way to the page: these are public and one click
-  // away from a lookup (issue 16), and the card names the cap that stopped them.
+  // away from a lookup, and the card names the cap that stopped them.
   const byCeiling = new Set(overCeiling);
   for (const ip of capped) {
     answer(ip, byCeiling.has(ip) ? skipped(ip, 'site-cap', siteCap) : skipped(ip, 'page-cap', pageCap));

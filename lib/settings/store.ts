@@ -74,7 +74,7 @@ async function getStoredSettings(): Promise<Settings> {
  * Several stored settings in force, read together: one storage read and one of the policy,
  * where getSetting makes two per key. A content script's start asks for three (display
  * settings): six extension API calls in the browser's main thread at every page load, which
- * on a 2-core machine compete with the page's own frames (issue 10, the mutation storm).
+ * on a 2-core machine compete with the page's own frames (measured under a mutation storm).
  */
 export async function getSettingsOf<K extends StoredKey>(
   keys: readonly K[],

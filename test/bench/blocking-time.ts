@@ -4,7 +4,7 @@
  * mutation storm the page's own frames sit at 45-50 ms of CPU, so blocking there is a tail: a
  * fraction of a ms more in every frame moves it by tens of percent. Shifting the page alone's own
  * frames by a measured per-frame cost tells what that cost alone does to blocking, with none of
- * the load-to-load swing that makes with/alone ratios undecidable on a shared machine (issue 10).
+ * the load-to-load swing that makes with/alone ratios undecidable on a shared machine.
  */
 export const LONG_TASK_MS = 50;
 

@@ -1,5 +1,5 @@
 /**
- * The fewest bulk calls that could have kept the 500 ms goal (issue 11), printed next to the
+ * The fewest bulk calls that could have kept the 500 ms goal, printed next to the
  * plain minimum ceil(IPs asked / 100).
  *
  * The plain minimum assumes every IP is known at the start. While a page scrolls, addresses

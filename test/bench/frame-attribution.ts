@@ -1,5 +1,5 @@
 /**
- * Which rendering-only long frames are ours (bench page, issue 11, restyle11g): a run with the
+ * Which rendering-only long frames are ours (bench page): a run with the
  * extension against the page alone over the same window, rank by rank, so the page's own frames
  * (its first layout of 10,000 rows) are not counted as ours and every frame beyond them is.
  */

@@ -106,7 +106,7 @@ export async function heapGroups(page: Page, retainersFor: string[] = []): Promi
  * The groups that grew most from `alone` to `withUs`: where the extra memory is. Matched by
  * full name: Blink's native names share their first 60 characters across template types, and
  * matching the shortened ones set the page's own 10,000 `OffsetMapping` hash tables (one per
- * log line of the 60k page, alone or not) against another group: "+1 MB, ours" (issue 15).
+ * log line of the 60k page, alone or not) against another group: "+1 MB, ours".
  */
 export function heapGrowth(alone: HeapGroup[], withUs: HeapGroup[], top = 15): string[] {
   const base = new Map(alone.map((g) => [`${g.type}\u0000${g.name}`, g]));

@@ -1,5 +1,5 @@
 /**
- * Issue 16's goal as the analyst sees it: a new event at the top of a live list re-rendered
+ * The live tail's goal as the analyst sees it: a new event at the top of a live list re-rendered
  * every second (test/fixtures/consoles/live-tail.html) is marked in the frame that first
  * paints its text. `bench page` runs it with and without the extension (the page's own time to
  * paint the new text is the floor any mark can reach).

@@ -1,6 +1,6 @@
 /**
- * `npx tsx test/bench/live-tail-floor.ts`: the floor of the scrolled live tail's long-task ratio
- * (issue 11, live11h). The page alone and the page with only a subtree MutationObserver (the
+ * `npx tsx test/bench/live-tail-floor.ts`: the floor of the scrolled live tail's long-task ratio.
+ * The page alone and the page with only a subtree MutationObserver (the
  * options the content script observes with, records held for a frame, nothing else), scrolled
  * 12 px every 50 ms for 10 s from navigation, alternating, `FLOOR_ROUNDS` (default 2) rounds.
  * Printed per run: the main thread's tasks over 50 ms (count, ms) from a trace, and what is

@@ -1,5 +1,5 @@
 /**
- * `npm run bench page-hostile`: the hostile fixture pages of issue 10 (test/fixtures/hostile/),
+ * `npm run bench page-hostile`: the hostile fixture pages (test/fixtures/hostile/),
  * each loaded in one browser with the extension, alternately on a host the extension scans
  * (127.0.0.1, registered) and on one it does not (localhost: the page alone), RUNS times a side.
  * Reported per page: the longest task and the total blocking time (sum of each long task's time
@@ -14,7 +14,20 @@
  * our observer callback and our frame-aligned flush into that task, so the same load also
  * reports our own work per task (ownWorkMs): the ≤ 16 ms slice and < 50 ms goals for our part.
  *
- * Memory under the mutation storm (issue 15) is `npm run bench page-memory` (./page-memory.ts).
+ * Flags (environment variables):
+ *   BENCH_HOSTILE_RUNS (default 5) loads a side, alternating; blocking is read on the medians,
+ *     every load printed;
+ *   BENCH_HOSTILE_PAGES=cells.html,mutation-storm.html runs only the pages named;
+ *   BENCH_HOSTILE_WINDOW_MS (default 8,000) the window measured from navigation;
+ *   BENCH_HOSTILE_NO_LOOKUPS=1 turns automatic lookups off (pages scanned, their IPs marked
+ *     "skipped", nothing asked: what the lookups at load cost);
+ *   BENCH_HOSTILE_CPU=1 reads each load's CPU time by process kind from /proc (the page's
+ *     renderer, the extension's process, browser, GPU, utility, the bench with its simulator:
+ *     ./process-cpu.ts) and counts the page's frames;
+ *   BENCH_HOSTILE_SCROLL=1 scrolls each page to its end halfway through the window (past the
+ *     page limit the far addresses are dropped).
+ *
+ * Memory under the mutation storm is `npm run bench page-memory` (./page-memory.ts).
  * The machine is shared: read the ratios, not the absolute times.
  */
 import type { BrowserContext, Page } from '@playwright/test';

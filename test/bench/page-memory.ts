@@ -1,5 +1,5 @@
 /**
- * `npm run bench page-memory`: memory under mutation storms (issue 15), each storm page loaded
+ * `npm run bench page-memory`: memory under mutation storms, each storm page loaded
  * twice in one browser with the extension: on a host it scans (127.0.0.1, registered) and on
  * one it does not (localhost: the page alone). Reported, with and without the extension: JS heap
  * and DOM nodes at BENCH_STORM_POINTS points during the storm and once after it stops; after it
@@ -10,7 +10,7 @@
  * Two storms:
  *   - mutation-storm.html: 10,000 nodes replaced every frame in a 20-line box, ~10,000 nodes
  *     on the page, for BENCH_STORM_SECONDS (default 20; 600 for the 10-minute run);
- *   - mutation-storm-60k.html: the audit's page (issue 15): ~60,000 nodes, 1,000–10,000 of
+ *   - mutation-storm-60k.html: the memory audit's page: ~60,000 nodes, 1,000–10,000 of
  *     them replaced every frame, for BENCH_STORM2_SECONDS (default 60, as in the audit).
  * BENCH_STORMS=mutation-storm-60k.html runs one of them.
  *
@@ -31,6 +31,10 @@
  * BENCH_FLOOR=1 adds a second browser whose build has an empty content script: the fixed
  * cost of being injected at all (an isolated world, its bindings), against which what our
  * code keeps is reported ("above the floor").
+ *
+ * BENCH_RETAINED=N lists the N largest holders of the heap with their dominators (read with a
+ * WXT_NO_MINIFY=1 build: ./heap-retained.ts); BENCH_STRINGS=1 groups the strings held by shape
+ * (digits as 9) in the extra-heap list (./heap-summary.ts).
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench page-phases`: the initial scan of the 10,000-row table by phase (issue 11).
+ * `npm run bench page-phases`: the initial scan of the 10,000-row table by phase.
  * The harness (page-phases/harness.ts) rebuilds the scan as one synchronous loop over the
  * content script's own modules, stopping after a given phase; each stage runs on a fresh copy
  * of the page (first-pass costs included, as for the content script), and its thread time is

@@ -10,9 +10,19 @@
  *
  * BENCH_PROFILE_PAGE=hostile/cells.html (any page under test/fixtures/pages/, registered mode
  * only) profiles that page instead, for a fixed window of BENCH_PROFILE_WINDOW_MS (default
- * 8,000) from navigation, as `bench page-hostile` measures it: the hostile pages of issue 10
+ * 8,000) from navigation, as `bench page-hostile` measures it: the hostile pages
  * have no "everything on screen is marked" moment to wait for. BENCH_HOSTILE_SCROLL=1 scrolls
  * the page to its end halfway through that window (as bench page-hostile does).
+ *
+ * Other flags: BENCH_PROFILE_MODE=one-off profiles the toolbar's scan of the loaded page;
+ * BENCH_PROFILE_SCROLL_PX=12 scrolls the page that many px every 50 ms through the window (as
+ * bench page's scrolled scenarios do); BENCH_PROFILE_CAP_US=400 counts each sample for at most
+ * that long (on a busy machine a sample's wall-time weight puts a wait for a core on the
+ * function it resumed in); BENCH_PROFILE_TOP=N lists N functions (default 15);
+ * BENCH_PROFILE_FOCUS=<function> the self time of everything called under that function;
+ * BENCH_PROFILE_REUSE=1 reuses .output-profile instead of building it again. It also lists every
+ * main-thread task over 50 ms of the window, the page's own included, with what started it and
+ * our sampled JS in it, and what ran inside our five longest tasks.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -204,7 +214,7 @@ export async function run(): Promise<void> {
       console.log(`    ${'(JS sampled in our script, total)'.padEnd(56)} ${jsTotal.toFixed(1).padStart(8)} ms`);
       console.log('  top modules:');
       for (const [k, v] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${k.padEnd(56)} ${v.toFixed(1).padStart(8)} ms`);
-      // Which functions to attack within a module (issue 11: findIps, setMatches, the near tracker).
+      // Which functions to attack within a module (findIps, setMatches, the near tracker).
       console.log('  top functions (self time, native calls counted for their caller of ours):');
       for (const [k, v] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 15))) console.log(`    ${k.padEnd(72)} ${v.toFixed(1).padStart(8)} ms`);
 
@@ -230,7 +240,7 @@ export async function run(): Promise<void> {
         for (const [k, v] of [...under].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`    ${v.toFixed(1).padStart(7)} ms  ${k}`);
       }
 
-      // Issue 11's "no task over 50 ms": what ran inside the longest tasks. Samples and trace
+      // The goal "no task over 50 ms": what ran inside the longest tasks. Samples and trace
       // events share Chrome's monotonic clock (µs), so a sample belongs to the task around it.
       const sampleAt: number[] = [];
       let at = profile.startTime;
@@ -283,7 +293,7 @@ export async function run(): Promise<void> {
 }
 
 /**
- * Issue 11's "no frame > 50 ms caused by us": the main thread's long tasks in which none of our
+ * The goal "no frame > 50 ms caused by us": the main thread's long tasks in which none of our
  * script ran (rendering: style, layout, paint), with what the trace nests in each, the element
  * count of each style recalculation and the highlight-related events. The frame that a new
  * marks sheet or the first highlights cost shows here, not among our tasks.
@@ -316,7 +326,7 @@ function reportRenderingTasks(events: TraceEvent[], ours: Set<TraceEvent>, trace
 }
 
 /**
- * Issue 11's "long-task time with / without": every main-thread task over 50 ms of the window
+ * The goal "long-task time with / without": every main-thread task over 50 ms of the window
  * (the page's own included), by what started it (the first nested timer, animation frame or
  * callback event), with our sampled JS inside them by function: which of our work lands in a
  * long task, or makes one. `ourJs` gives our JS self time by function within one task.

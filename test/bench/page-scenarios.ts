@@ -12,7 +12,7 @@
  * per call, as if all were known at the start) and the latency-feasible one (the fewest calls
  * that send each on-screen address within W of coming on screen: test/bench/feasible-calls.ts).
  *
- * A third run of live-tail.html, not scrolled, measures issue 16's goal page-side, with and
+ * A third run of live-tail.html, not scrolled, measures the live tail's goal page-side, with and
  * without the extension: whether a new top event's mark is ready before the layout of the
  * frame that first paints its text (test/bench/insertion-timing.ts). Never asserted in a
  * test: the machine is shared.
@@ -29,7 +29,7 @@ export interface Scenario {
   file: string;
   /** Scrolled by this much every 50 ms (0: the analyst watches the top). */
   stepPx: number;
-  /** Only the new top events' "mark ready" is reported (issue 16's 250 ms goal). */
+  /** Only the new top events' "mark ready" is reported (the live tail's 250 ms goal). */
   insertions?: boolean;
 }
 

@@ -13,6 +13,24 @@
  * top-level tasks in which content.js ran), the page's longest frame meanwhile and its
  * rendering-only long frames (Long Animation Frames API), the references, ratios, JS heap. Medians of
  * RUNS fresh browsers; ratios are what to watch, the machine is shared and absolute times drift.
+ *
+ * Flags (environment variables; each is documented again where it is read):
+ *   BENCH_PAGE_RUNS (default 3) fresh browsers per side of the table; BENCH_SCENARIO_RUNS
+ *     (default 2) per console scenario; BENCH_SCENARIO_MS (default 8,000) each scenario's window;
+ *   BENCH_PAGE_PARTS=table or scenarios (default both); BENCH_PAGE_MODES=registered or one-off
+ *     (default both sides of the table); BENCH_PAGE_SCENARIO=<part of a name> only those
+ *     scenarios; BENCH_SCROLL_STEP_PX scrolls the scrolled scenarios by that many px every 50 ms
+ *     instead of their own step (grid 40, live tail 12);
+ *   BENCH_PAGE_NO_POPUP (default 3,000 ms): no popup asks anything while the page loads; the
+ *     trace stops that long after the on-screen IPs were marked, then the page's list is asked
+ *     once ("popup's first list"); 0: asked every BENCH_SCAN_POLL_MS (default 1,000) during the
+ *     trace instead, as an open popup would;
+ *   BENCH_PAGE_ONE_OFF_WARM=1 runs the one-off scan in a renderer where our script already ran;
+ *     BENCH_PAGE_ONE_OFF_SETTLE_MS=6000 asks for it that long after the load (diagnostic);
+ *   BENCH_PAGE_DEBUG=1 prints our tasks' start times, what the longest task and the
+ *     rendering-only frame of most thread time spent it in, each task by kind, and, per scrolled
+ *     run, why newly visible IPs missed 500 ms and each bulk call's IPs by when they came on screen;
+ *   BENCH_EXTENSION_DIR the build to load (default .output/chrome-mv3-e2e, else built).
  */
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,7 +64,7 @@ const ONE_OFF_WARM = !!process.env.BENCH_PAGE_ONE_OFF_WARM;
  * load instead of at once (a diagnostic; default 0). In a fresh browser the script's display-settings
  * request waited 1-3 s, for the worker's first `storage.managed.get()` of the session (Chromium
  * readies the policy domain ~3 s after start), and the page's post-load major GC was under way
- * when our scan began (issue 11, oneoff14; docs/page-performance.md).
+ * when our scan began (docs/page-performance.md).
  */
 const ONE_OFF_SETTLE_MS = Number(process.env.BENCH_PAGE_ONE_OFF_SETTLE_MS ?? 0);
 /** How often the bench asks the content script whether its scan is done (BENCH_SCAN_POLL_MS). */
@@ -59,7 +77,7 @@ const SCAN_POLL_MS = Number(process.env.BENCH_SCAN_POLL_MS ?? 1000);
  * so polling during the trace hid that work; the popup's first list is traced apart and printed
  * as the page's main-thread time while it was answered (the page is idle then).
  * BENCH_PAGE_NO_POPUP=0: asked every BENCH_SCAN_POLL_MS during the trace, as an open popup
- * would, those answers uncounted (the bench before issue 11's lazy30 trial).
+ * would, those answers uncounted (how the bench measured before far rows were held unread).
  */
 const NO_POPUP_MS = Number(process.env.BENCH_PAGE_NO_POPUP ?? 3000);
 /** The page-side pattern for the references and for counting: dotted quads in text. */
@@ -156,7 +174,7 @@ export function armChecker(): void {
     const frame = (t: number) => {
       if (w.benchStartAt !== undefined) w.benchFrames!.push(t - last);
       last = t;
-      // Each frame whose highlights changed is a repaint in proportion to the page (issue 11).
+      // Each frame whose highlights changed is a repaint in proportion to the page.
       let marks = '';
       for (const [name, h] of CSS.highlights) if (name.startsWith('ip-rep-')) marks += `${name}:${h.size};`;
       if (marks !== lastMarks) {
@@ -438,7 +456,7 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
   const { total, thread, longest, count } = contentScriptTasks(events, scriptUrl);
   const align = alignmentOf(events, 'bench-align', at.alignNow);
   if (process.env.BENCH_PAGE_DEBUG && align) printLongestFrame(events, at.loaf, align, contentScriptTaskSet(events, scriptUrl));
-  // Which of our tasks the time is in (issue 11, tasks13): the scan's slices, or the rest.
+  // Which of our tasks the time is in: the scan's slices, or the rest.
   const ours = contentScriptTaskSet(events, scriptUrl);
   const kinds = taskKinds(events, ours, scriptUrl, readFileSync(path.join(dir, 'content-scripts/content.js'), 'utf8'));
   if (process.env.BENCH_PAGE_DEBUG && align) printStartTimeline(events, ours, align, t0);
@@ -476,7 +494,7 @@ async function measure(page: Page, ext: Page, cdp: CDPSession, stopTrace: () => 
  * BENCH_PAGE_DEBUG=1: when, from t0, our script was evaluated and its first and last tasks ran,
  * and when the renderer's main thread took major-GC marking steps (before our evaluation: a
  * collection the page had under way; in our tasks: steps it made us pay). The one-off's "every
- * on-screen IP marked" counts from the request, the registered one's from navigation start (issue 11, oneoff14).
+ * on-screen IP marked" counts from the request, the registered one's from navigation start.
  */
 function printStartTimeline(events: TraceEvent[], ours: Set<TraceEvent>, align: { ts: number; now: number; tid: number }, t0: number): void {
   const at = (ts: number) => ((ts - align.ts) / 1000 + align.now - t0).toFixed(0);
@@ -708,7 +726,7 @@ interface PageAlone {
 /**
  * The page without the extension, instrumented as the extension runs are (armChecker), so a
  * rendering-only long frame can be told apart from ours: the page's own first layout of
- * 10,000 rows is one whether we are there or not (issue 11, restyle11g).
+ * 10,000 rows is one whether we are there or not.
  */
 async function runPageAlone(sim: Simulator, registeredMs: number, oneOffMs: number): Promise<PageAlone> {
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), headless: true, args: BASE_CHROMIUM_ARGS });
@@ -825,7 +843,7 @@ async function runBigTable(sim: Simulator, dir: string, goals: Goal[]): Promise<
     console.log(`    our thread time by task kind (median of runs; tasks/thread ms/GC ms in them): ${formatKinds(medianKinds(runs.map((r) => r.kinds)))}`);
     console.log(`    page's longest frame meanwhile (max of runs):   ${ms(Math.max(...runs.map((r) => r.worstFrameMs)))}; rendering-only long frames: ${runs.map((r) => `[${r.renderOnlyLongFrames.map((f) => f.toFixed(0)).join(', ')}]`).join(' ')}`);
     // How much repainting the marks cost in all, not only the worst frame (highlight changes
-    // batched per paint: fewer, not shorter, frames; issue 11).
+    // batched per paint: fewer, not shorter, frames).
     const renderCount = median(runs.map((r) => r.renderOnlyLongFrames.length));
     const renderSum = median(runs.map((r) => r.renderOnlyLongFrames.reduce((a, b) => a + b, 0)));
     console.log(`    rendering-only long frames per run (median):    ${renderCount} frames, ${ms(renderSum)} in all`);
@@ -954,11 +972,11 @@ function feasibleMinimum(withExt: ScenarioRun[]): { calls: number; perRun: numbe
   return { calls: perRun.reduce((a, b) => a + b, 0), perRun, windowMs, answerPaint };
 }
 
-/** Within how long a new row at the top of a live list must be marked (issue 16). */
+/** Within how long a new row at the top of a live list must be marked. */
 const INSERTION_TO_MARK_MS = 250;
 
 /**
- * Issue 16's goal, measured page-side (test/bench/insertion-timing.ts): "mark ready", the new
+ * The live tail's goal, measured page-side (test/bench/insertion-timing.ts): "mark ready", the new
  * event's mark in place before the layout of the frame that first paints its text, timed from
  * the end of the render that put it there to that frame; without the extension, the page's own
  * time to paint the new text (no mark can be seen sooner). A new event never marked before the
@@ -976,8 +994,8 @@ function reportInsertions(scenario: Scenario, withExt: ScenarioRun[], without: S
   console.log(`    render end → first frame after it, without the extension (the floor): median ${show(off.firstFrame.p50)}, p95 ${show(off.firstFrame.p95)}`);
   console.log(`    render end → new text painted, with / without the extension: median ${show(on.firstPaint.p50)} / ${show(off.firstPaint.p50)}, p95 ${show(on.firstPaint.p95)} / ${show(off.firstPaint.p95)} (${off.count} events without; frame end from its LoAF entry for ${on.paintFromLoaf} / ${off.paintFromLoaf}, else the task after it)`);
   goals.push(
-    { what: `issue 16: ${scenario.file} at the top: new event → mark ready, median`, measured: show(on.ready.p50), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p50 <= INSERTION_TO_MARK_MS },
-    { what: `issue 16: ${scenario.file} at the top: new event → mark ready, p95`, measured: show(on.ready.p95), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p95 <= INSERTION_TO_MARK_MS },
+    { what: `live tail: ${scenario.file} at the top: new event → mark ready, median`, measured: show(on.ready.p50), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p50 <= INSERTION_TO_MARK_MS },
+    { what: `live tail: ${scenario.file} at the top: new event → mark ready, p95`, measured: show(on.ready.p95), target: `≤ ${INSERTION_TO_MARK_MS} ms`, met: on.count > 0 && on.ready.p95 <= INSERTION_TO_MARK_MS },
   );
 }
 
@@ -995,7 +1013,7 @@ export async function run(): Promise<void> {
   }
   const gz = gzipSync(readFileSync(path.join(dir, 'content-scripts/content.js')), { level: 9 }).length;
   goals.push({ what: 'content script size (content.js, gzip -9)', measured: `${(gz / 1024).toFixed(1)} KB`, target: '≤ 25 KB', met: gz <= 25 * 1024 });
-  console.log(`\n  goals of issues 11 and 16 (${goals.filter((g) => g.met).length} of ${goals.length} met):`);
+  console.log(`\n  page-performance goals (${goals.filter((g) => g.met).length} of ${goals.length} met):`);
   for (const g of goals) console.log(goalLine(g));
 }
 

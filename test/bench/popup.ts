@@ -9,6 +9,8 @@
  * scanned (and scrolled through) until every IP has its result. Then, interleaved N times: the popup (`?tab=` that
  * page) until its `iplens:popup-ready` mark (quota meter and page list rendered), and the
  * blank page until its load event. Both timed from navigation start.
+ *
+ * Flags: BENCH_POPUP_RUNS (default 30) interleaved pairs; BENCH_EXTENSION_DIR the build.
  */
 import type { Page } from '@playwright/test';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

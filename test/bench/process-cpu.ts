@@ -1,6 +1,6 @@
 /**
  * CPU time of the browser's processes, by kind, read from /proc (Linux): what one load of a
- * page costs outside the page's renderer (issue 10, the storm's lookups: the extension's worker,
+ * page costs outside the page's renderer (the storm's lookups: the extension's worker,
  * the browser process, the network and storage services, the GPU process) next to the page's
  * renderer. No trace: a trace slows the page and writes its own events from every process.
  * The bench process itself (Playwright, the simulator serving the lookups) is `bench`.

@@ -1,5 +1,5 @@
 /**
- * The one-off scan's restyle, by rule subject (issue 11, restyle11g): on the loaded 10,000-row
+ * The one-off scan's restyle, by rule subject: on the loaded 10,000-row
  * fixture, in one task, adopt a sheet of eleven `::highlight()` rules and put one on-screen
  * address in a highlight (what the content script's first marks do), then measure the frame
  * that follows: its style recalculation from a trace (thread time and how many elements it
@@ -7,7 +7,7 @@
  * (the cell's pixels differ from before). One fresh page per measurement, variants interleaved.
  *
  * RESTYLE_NO_MARK=1: the sheet adopted with no highlight registered (CSS.highlights empty): does
- * adopting it before any mark exists restyle less? (issue 11, frames11h)
+ * adopting it before any mark exists restyle less?
  *
  * RESTYLE_MODE=change: with the sheet adopted and settled first, the frame after adding the
  * on-screen addresses (rows 1-30, three a row) to a highlight, by trace event (what a frame in

@@ -3,8 +3,8 @@
  * run (never absolute time budgets: the machine is shared and noisy).
  * Parts: extract (lib/ip), lookup (lib/lookup vs naive), page (content script in Chromium),
  * popup (popup load with a warm cache), page-profile (where the content script's time goes),
- * page-hostile (hostile pages of issue 10: longest task, blocking time), page-memory (heap and
- * DOM nodes under two mutation storms, with and without the extension: issue 15).
+ * page-hostile (hostile pages: longest task, blocking time), page-memory (heap and
+ * DOM nodes under two mutation storms, with and without the extension).
  */
 const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-phases', 'page-hostile', 'page-memory'] as const;
 type Part = (typeof PARTS)[number];

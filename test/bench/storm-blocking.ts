@@ -1,6 +1,6 @@
 /**
  * Where a hostile page's blocking time comes from, the page alone and with the extension
- * (issue 10; `bench page-hostile` gives only the totals). Each load is traced; per load: the
+ * (`bench page-hostile` gives only the totals). Each load is traced; per load: the
  * blocking time of the renderer's main-thread tasks (wall time past 50 ms) per second of the
  * load, split into tasks our script did not run in + tasks it ran in, and the same by thread
  * (CPU) time for the first second (the load) and the rest (steady), with the steady frame

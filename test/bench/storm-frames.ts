@@ -1,9 +1,9 @@
 /**
- * The mutation storm's frames by thread (CPU) time, the page alone and with the extension
- * (issue 10, storm10f): on a shared 2-core machine the wall time of a ~45 ms frame swings by
- * several times with the load, its CPU time much less. Per load of the page: frame tasks, their
- * CPU median and mean, how many passed 50 ms (CPU, and wall), the main thread's CPU and our
- * script's calls' CPU over the window. A trace roughly doubles the storm's wall time per frame,
+ * The mutation storm's frames by thread (CPU) time, the page alone and with the extension:
+ * on a shared 2-core machine the wall time of a ~45 ms frame swings by several times with the
+ * load, its CPU time much less. Per load of the page: frame tasks, their CPU median and mean,
+ * how many passed 50 ms (CPU, and wall), the main thread's CPU and our script's calls' CPU over
+ * the window. A trace roughly doubles the storm's wall time per frame,
  * so compare the lines of one run, never with bench page-hostile's numbers.
  *
  *   BENCH_EXTENSION_DIR=<build> npx tsx test/bench/storm-frames.ts
@@ -15,6 +15,11 @@
  *   STORM_SELF=N: see printSelf (with STORM_CATS=devtools.timeline,disabled-by-default-devtools.timeline,blink,benchmark
  *   for Blink's lifecycle and intersection events); STORM_NAMES=<regex>: each load's trace
  *   events of matching names, by name, category, phase and arguments (which events exist).
+ *   STORM_STEADY_MS (default 1,500): STORM_SELF counts only frame tasks this long after the
+ *   load's first task; STORM_SHIFT=0.1,0.3: blocking read from frame CPU per variant against the
+ *   first, and the first variant's frames each lengthened by those ms (what a cost of that size
+ *   in every frame does to this page's blocking); BENCH_HOSTILE_WINDOW_MS (default 6,000) the
+ *   window measured.
  */
 import type { BrowserContext } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -352,7 +357,7 @@ const frameLoads = new Map<string, number[][]>();
  * STORM_SHIFT=0.1,0.3,...: blocking read from frame CPU (each frame task's CPU beyond 50 ms)
  * per variant, pooled over its loads, against the first variant's; then the first variant's own
  * frames lengthened by each of those ms: what a cost of that size in every frame does to this
- * page's blocking, free of the load-to-load swing of a with/alone ratio (issue 10).
+ * page's blocking, free of the load-to-load swing of a with/alone ratio.
  */
 function printShift(shifts: number[]): void {
   const [baseName, ...others] = [...frameLoads.keys()];

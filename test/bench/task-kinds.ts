@@ -1,5 +1,5 @@
 /**
- * The content script's tasks by kind, from a trace (issue 11, tasks13): which of our thread time
+ * The content script's tasks by kind, from a trace: which of our thread time
  * is the scan's slices and which is the rest (observer and message callbacks, timers, the
  * script's evaluation). `bench page` prints it per side of its table.
  */

@@ -1,5 +1,5 @@
 /**
- * What the background worker asks of the browser during a hostile page's load (issue 10): the
+ * What the background worker asks of the browser during a hostile page's load: the
  * storm's blocking with lookups on is ~20 ms a load more than with them off, spent outside the
  * page (the browser's main thread, the worker). Counts, per scanned load, the worker's calls to
  * storage (per area and key), messages to tabs, the toolbar button, tabs.get, fetch and IndexedDB

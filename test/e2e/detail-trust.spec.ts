@@ -1,5 +1,5 @@
 /**
- * The trust rule for paid requests from a page (lib/background/detail-trust.ts, issue 10), in
+ * The trust rule for paid requests from a page (lib/background/detail-trust.ts: a hostile page must not spend the quota), in
  * real Chromium: the card's "Details" and "Check this /24" are refused, with the card's
  * sentence, when they come from a tab that is not in front (a background tab can be driven by
  * a script, not by the analyst reading it), and work once the same tab is in front again.

@@ -1,5 +1,5 @@
 /**
- * Hostile pages (issue 10): no page can blind or freeze the content script. Each fixture under
+ * Hostile pages: no page can blind or freeze the content script. Each fixture under
  * test/fixtures/hostile/ builds page-sized data with a small inline script; these tests check
  * correctness on them (marks present, the page still answers), never timings: those are
  * `npm run bench page-hostile`.

@@ -1,5 +1,5 @@
 /**
- * Live consoles (issue 16) in Chromium: marks never vanish when the analyst scrolls away and
+ * Live consoles in Chromium: marks never vanish when the analyst scrolls away and
  * back while the list re-renders (the shared scenario, which Firefox runs too).
  */
 import { ChromiumDriver } from './chromium-driver';
@@ -9,7 +9,7 @@ import { marksSurviveScrollingDuringRerenders } from './scenarios/live-list-scen
 
 const env = usePageSimulator({ scanLoopback: true });
 
-// Issue 16, item 4. Two causes of the failure CI once saw (the same rows' addresses unmarked for
+// Marks that vanished for good on returns. Two causes of the failure CI once saw (the same rows' addresses unmarked for
 // good at returns 14-15) are fixed and unit-tested in near-tracker.test.ts: a chunk whose ends
 // stayed unreported, and rows the list recycles to the top leaving their chunk's middle
 // (tail16c). This spec ran with two extra retries while that was unproven; since then it passed

@@ -1,6 +1,6 @@
 /**
  * The marks are painted, not only registered: in every kind of box a console puts text in, the
- * pixels under a critical IP carry the critical colour. Guards the memory cut of issue 15: the
+ * pixels under a critical IP carry the critical colour. Guards a memory cut under mutation storms: the
  * mark rules sit on :root (one style for the page instead of a copy per element), which only
  * works through Chromium's highlight inheritance; a box that inheritance missed would show an
  * IP registered in CSS.highlights but drawn unmarked.

@@ -1,5 +1,5 @@
 /**
- * Issue 16: the hover card never covers the console's own tooltip for the same cell. The
+ * The hover card never covers the console's own tooltip for the same cell. The
  * fixture (test/fixtures/siem/grid-tooltips.html) is an ag-grid-like grid whose cells show a
  * tooltip below-right of the pointer after 400 ms, three ways (role="tooltip" appended to body,
  * a Popover API element, an element named by the cell's aria-describedby). We hover IPs in the

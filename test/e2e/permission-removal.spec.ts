@@ -1,5 +1,5 @@
 /**
- * Host permissions are given back when nothing needs them (issue 15), read from
+ * Host permissions are given back when nothing needs them (permissions stay minimal), read from
  * `chrome.permissions.getAll()` in the service worker before and after the analyst acts:
  *   - "Stop scanning this site" in the popup removes the site's permission;
  *   - saving a new API base URL in Options removes the old server's.

@@ -1,7 +1,8 @@
 /**
  * The layering rules that need the whole import graph (scripts/check-architecture.ts): no
  * import cycle, type imports included, and nothing in the content script's runtime graph that
- * would ship zod or the settings (and their storage) to every scanned page.
+ * would ship zod or the settings (and their storage) to every scanned page. And no comment,
+ * script or test that points at a tracker number instead of saying its reason.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,9 @@ import {
   findCycles,
   forbiddenRuntimeImports,
   type ImportGraph,
+  TRACKER_FREE_DIRS,
+  trackerNumbers,
+  trackerNumbersIn,
 } from '../../scripts/check-architecture';
 
 const graph = buildGraph();
@@ -50,5 +54,33 @@ describe('import graph', () => {
     expect(forbiddenRuntimeImports(leaky, CONTENT_ENTRY)).toEqual([
       `lib/settings: ${CONTENT_ENTRY} -> lib/page/x.ts -> lib/settings/store.ts`,
     ]);
+  });
+});
+
+describe('tracker numbers', () => {
+  // Built from pieces, so this file does not hold what it looks for.
+  const issue = (n: string) => ['iss', 'ue ', n].join('');
+  const stop = (n: string) => ['st', 'op ', n].join('');
+
+  it('finds each tracker number with its line, in any case and plural', () => {
+    const text = [`// ${issue('11')}: why`, 'const x = 1;', `/* ${stop('24')} and ${'Iss' + 'ues 11'} and 16, ${issue('#3')} */`].join('\n');
+    expect(trackerNumbersIn(text)).toEqual([
+      { line: 1, found: issue('11') },
+      { line: 3, found: stop('24') },
+      { line: 3, found: 'Iss' + 'ues 11' },
+      { line: 3, found: issue('#3') },
+    ]);
+  });
+
+  it('leaves words that only look alike alone', () => {
+    expect(trackerNumbersIn('an issue with 3 rows; stops at 5; tissue 12; reissued 4 times')).toEqual([]);
+  });
+
+  it('looks in the code, scripts, gateway and tests', () => {
+    expect(TRACKER_FREE_DIRS).toEqual(['lib', 'components', 'entrypoints', 'scripts', 'gateway', 'test']);
+  });
+
+  it('has none left in the tree (test/fixtures aside): a comment says its reason, not a number', () => {
+    expect(trackerNumbers()).toEqual([]);
   });
 });

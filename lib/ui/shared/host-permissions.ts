@@ -29,7 +29,7 @@ function sampleUrl(pattern: string): string | null {
  * asked for while this one was held was granted without a grant of its own). A wider site
  * pattern is not a reason to keep a narrower one: it was granted on its own (asking for it
  * prompted), and the browser removes patterns as listed, so the wider grant stays. Keeping
- * the narrower one for it leaked it (issue 15, found by the e2e test: the old API origin
+ * the narrower one for it leaked it (found by the e2e test: the old API origin
  * `http://host:port/*` stayed granted after both the API and the site `http://host/*` left).
  */
 export function permissionStillNeeded(pattern: string, users: PermissionUsers): boolean {

@@ -19,7 +19,7 @@ function elementOf(occ: Occurrence): Element | null {
 }
 
 /**
- * The tracker's far-row API (issue 11, far11g), absent from older libs (BENCH_PHASES_LIB): with
+ * The tracker's far-row API, absent from older libs (BENCH_PHASES_LIB): with
  * it, the store and tracker stages take the whole-page scan's far path (every row here is far:
  * no observer has reported), text held per row without occurrences; without it, the full path.
  */

@@ -1,5 +1,5 @@
 /**
- * Past the per-page cap is a state of its own (issue 16): public IPs the cap held back are drawn
+ * Past the per-page cap is a state of its own: public IPs the cap held back are drawn
  * as "capped", never like private addresses ("skipped"), and their card says why and what to do.
  * Written once for both browsers; popup.spec.ts goes on in Chromium to the popup's cap panel.
  */

@@ -1,5 +1,5 @@
 /**
- * Live consoles (issue 16), written once for both browsers: marks on screen never disappear
+ * Live consoles, written once for both browsers: marks on screen never disappear
  * while their text is still there, however the page re-renders while the analyst scrolls away
  * and back. The fixture is test/fixtures/siem/live-rerender.html.
  */
@@ -74,7 +74,7 @@ export async function marksSurviveScrollingDuringRerenders(driver: ExtensionDriv
   const page = await driver.openPage(liveRerenderUrl(sim));
   await waitUntil(() => screenMarks(page), (s) => s.onScreen > 20 && s.unmarked.length === 0, 'every address on screen marked');
   // Deterministic spread of places and dwell times: near, middle and far from the top. Then,
-  // past the first dozen, the returns where marks vanished for good in CI (issue 16 item 4:
+  // past the first dozen, the returns where marks vanished for good in CI (scrolled
   // away half-way or to the bottom for 0.9-1.5 s, rows the list had recycled and replaced
   // meanwhile): a row that became the end of its chunk was never reported again.
   const away = [0.02, 0.5, 1, 0.15, 0.8, 0.35, 1, 0.05, 0.6, 0.95, 0.25, 0.7];
@@ -114,7 +114,7 @@ export function markedTexts(page: Evaluator): Promise<[string, string][]> {
 }
 
 /**
- * Issue 16's first item, in either browser: a 5,000-event live tail (test/fixtures/hostile/
+ * A new event on a live tail is marked and looked up, in either browser: a 5,000-event live tail (test/fixtures/hostile/
  * live-tail.html) starts inserting events at the top, re-rendering the whole list each second,
  * once the first marks are on screen (the whole-page scan is then still running). The newest
  * event's address gets a mark and is looked up: its mark leaves "pending". How fast is the

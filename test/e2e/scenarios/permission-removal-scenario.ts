@@ -1,5 +1,5 @@
 /**
- * Host permissions are given back when nothing needs them (issue 15), written once for both
+ * Host permissions are given back when nothing needs them (permissions stay minimal), written once for both
  * browsers: saving a new API base URL gives the old server's host back, and "Stop scanning this
  * site" in the popup gives the site's back. Chromium proves it in permission-removal.spec.ts
  * with grants written into the profile; Firefox (test/e2e-firefox) with its own prompt, answered

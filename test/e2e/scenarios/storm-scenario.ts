@@ -1,5 +1,5 @@
 /**
- * The mutation storm (issue 10), written once for both browsers. test/fixtures/hostile/
+ * The mutation storm (a hostile page), written once for both browsers. test/fixtures/hostile/
  * mutation-storm.html replaces 5,000 rows of one container in every animation frame. While
  * the container storms the extension does not observe it, only the page around it
  * (lib/page/changes/storm-watch.ts), so what matters is that nothing around it goes unseen, and that

@@ -1,5 +1,5 @@
 /**
- * The hover card never covers the console's own tooltip for the same cell (issue 16), written
+ * The hover card never covers the console's own tooltip for the same cell (the analyst reads both), written
  * once for both browsers. The fixture (test/fixtures/siem/grid-tooltips.html) is an ag-grid-like
  * grid whose cells show a tooltip below-right of the pointer after a delay; the Chromium-only
  * page-tooltips.spec.ts goes through every variant and edge.

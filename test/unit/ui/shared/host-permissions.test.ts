@@ -20,7 +20,7 @@ describe('permissionStillNeeded', () => {
     expect(permissionStillNeeded('https://kibana.other.example/*', users)).toBe(false);
   });
 
-  it('a wider site pattern, granted on its own, does not keep a narrower one (it leaked: issue 15)', () => {
+  it('a wider site pattern, granted on its own, does not keep a narrower one (it leaked the narrower grant)', () => {
     const users = { sitePatterns: ['https://*.corp.example/*', 'http://siem.test/*'], apiBaseUrl: 'https://api.example/api/v1' };
     expect(permissionStillNeeded('https://kibana.corp.example/*', users)).toBe(false);
     // The old API origin with its port, under a site to scan on the same host.
