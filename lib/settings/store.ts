@@ -102,11 +102,24 @@ export async function getSettings(): Promise<Settings> {
   return applyManaged(stored, policy);
 }
 
+/** The save running now, if any: the next one starts after it. */
+let saving: Promise<unknown> = Promise.resolve();
+
 /**
  * Validates then writes several settings at once: either every value is valid and all are
  * written, or nothing is written and the zod error says which field is wrong.
+ *
+ * Saves run one after the other, in the order they were asked for. A save reads what is stored
+ * before it writes (locked fields, the user's own values under a policy); two saves side by
+ * side could both read the state before either wrote, and the older one's write land last.
  */
-export async function saveSettings(patch: Partial<Settings>): Promise<Settings> {
+export function saveSettings(patch: Partial<Settings>): Promise<Settings> {
+  const run = saving.then(() => writeSettings(patch));
+  saving = run.catch(() => undefined);
+  return run;
+}
+
+async function writeSettings(patch: Partial<Settings>): Promise<Settings> {
   const [stored, policy] = await Promise.all([getStoredSettings(), readManagedPolicy()]);
   const current = applyManaged(stored, policy);
   // Options disables these fields; this also stops settings imports and popup actions.

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   DEFAULT_SETTINGS,
@@ -46,6 +46,26 @@ describe('settings', () => {
       saveSettings({ apiKey: 'good-key', thresholds: { critical: 10, high: 50, medium: 25, low: 0 } }),
     ).rejects.toThrow(/critical > high/);
     expect(await getSetting('apiKey')).toBe('');
+  });
+
+  it('runs saves one after the other: a second save reads only after the first has written', async () => {
+    const log: string[] = [];
+    const local = fakeBrowser.storage.local;
+    const get = local.get.bind(local);
+    const set = local.set.bind(local);
+    vi.spyOn(local, 'get').mockImplementation((...args: Parameters<typeof get>) => (log.push('read'), get(...args)));
+    vi.spyOn(local, 'set').mockImplementation((items: Record<string, unknown>) => (log.push(`write ${String(items.markStyle)}`), set(items)));
+    await saveSettings({ markStyle: 'background' });
+    const readsOfOne = log.indexOf('write background');
+    log.length = 0;
+    await Promise.all([saveSettings({ markStyle: 'underline' }), saveSettings({ markStyle: 'background' })]);
+    expect(log.indexOf('write underline')).toBe(readsOfOne);
+    expect(log.filter((l) => l.startsWith('write'))).toEqual(['write underline', 'write background']);
+    expect(await getSetting('markStyle')).toBe('background');
+    // A failed save does not stop the next one.
+    await Promise.allSettled([saveSettings({ markStyle: 'dotted' as 'underline' }), saveSettings({ markStyle: 'underline' })]);
+    expect(await getSetting('markStyle')).toBe('underline');
+    vi.restoreAllMocks();
   });
 
   it('falls back to the default when stored data is corrupted', async () => {

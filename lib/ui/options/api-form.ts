@@ -82,6 +82,18 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
   }
 
   /**
+   * After a save: the stored values, and in each field the stored form of what was sent, unless
+   * the analyst changed that field while the save was on its way (their newer choice stays on
+   * screen, unsaved, for the next Save).
+   */
+  function loadSaved(settings: ApiFields, sent: { apiBaseUrl: string; apiKey: string; authHeader: AuthHeaderMode }): void {
+    stored.value = { apiBaseUrl: settings.apiBaseUrl, apiKey: settings.apiKey, authHeader: settings.authHeader };
+    if (apiBaseUrl.value === sent.apiBaseUrl) apiBaseUrl.value = settings.apiBaseUrl;
+    if (apiKey.value === sent.apiKey) apiKey.value = settings.apiKey;
+    if (authHeader.value === sent.authHeader) authHeader.value = settings.authHeader;
+  }
+
+  /**
    * Synchronous up to the permission request, so the browser sees the user's click. Returns
    * the stored fields, or null when nothing was saved (outcome says why).
    */
@@ -90,6 +102,7 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
       outcome.value = { kind: 'invalid' };
       return null;
     }
+    const typed = { apiBaseUrl: apiBaseUrl.value, apiKey: apiKey.value, authHeader: authHeader.value };
     const fields: ApiFields = {
       apiBaseUrl: apiBaseUrlSchema.parse(apiBaseUrl.value),
       apiKey: apiKeySchema.parse(apiKey.value),
@@ -108,7 +121,7 @@ export function createApiForm(services: Pick<UiServices, 'send' | 'settings' | '
       try {
         const before = stored.value?.apiBaseUrl ?? null;
         const next = await services.settings.save(fields);
-        load(next);
+        loadSaved(next, typed);
         const oldOrigin = before ? originPatternForUrl(before) : null;
         if (oldOrigin && oldOrigin !== origin) {
           // The old server needs no access any more, unless a site to scan lies there.

@@ -66,9 +66,11 @@ export function createOptionsStores(services: UiServices) {
   }
 
   /** Locks first, so a locked field is never shown editable, even for a moment. */
-  async function loadAll(s: Settings, first: boolean): Promise<void> {
+  async function loadAll(s: Settings, first: boolean, newest: () => boolean = () => true): Promise<void> {
     await loadManaged(s);
-    if (first || !stores.api.dirty.value) stores.api.load(s);
+    if (!newest()) return;
+    // A save of the API section in flight loads its own result, and keeps what was changed meanwhile.
+    if (first || (!stores.api.dirty.value && stores.api.phase.value !== 'saving')) stores.api.load(s);
     stores.policy.load(s.lookupPolicy);
     stores.thresholds.load(s.thresholds);
     stores.markStyle.load(s.markStyle);
@@ -80,11 +82,22 @@ export function createOptionsStores(services: UiServices) {
   /** Reads everything and follows storage; returns the function that stops following. */
   function start(): () => void {
     let alive = true;
-    void services.settings.get().then((s) => (alive ? loadAll(s, true) : undefined));
+    // Only the newest read is shown: two fast saves fire two changes, and a read started after
+    // the first must not land after the second's and put the older value back on screen.
+    let reads = 0;
+    let shown = false;
+    const read = () => {
+      const mine = ++reads;
+      void services.settings.get().then((s) => {
+        if (!alive || mine !== reads) return;
+        const first = !shown;
+        shown = true;
+        return loadAll(s, first, () => alive && mine === reads);
+      });
+    };
+    read();
     void stores.status.load();
-    const unwatch = services.settings.watch(() => {
-      void services.settings.get().then((s) => (alive ? loadAll(s, false) : undefined));
-    });
+    const unwatch = services.settings.watch(read);
     return () => {
       alive = false;
       unwatch();

@@ -4,10 +4,12 @@
  * schema applies); the list is saved as a whole, and only when every row is valid, so a
  * half-typed template never reaches storage. Turning a service on or off, removing one and
  * "Reset to defaults" are complete edits and save at once (if the rest of the list is valid).
+ * Saves run one at a time, the newest last (./save-queue.ts), as in every options section.
  */
 import { computed, signal } from '@preact/signals';
 import { DEFAULT_PIVOTS, MAX_PIVOTS, nameError, newPivotId, pivotListError, templateError, type Pivot } from '../../pivots';
 import type { Settings } from '../../settings';
+import { createSaveQueue } from './save-queue';
 import type { SaveStatus } from './section-form';
 
 export interface PivotRowErrors {
@@ -35,9 +37,11 @@ export function createPivotsStore(save: (patch: Partial<Settings>) => Promise<Se
   const valid = computed(() => !errors.value.form && errors.value.rows.every((e) => !e.name && !e.urlTemplate));
   const dirty = computed(() => !!stored.value && JSON.stringify(draft.value) !== JSON.stringify(stored.value));
 
-  /** Takes the stored list; keeps what the analyst is typing unless `force`. */
+  const queue = createSaveQueue();
+
+  /** Takes the stored list; keeps what the analyst is typing (or a save is storing) unless `force`. */
   function load(value: Pivot[], force = false): void {
-    const editing = dirty.value;
+    const editing = dirty.value || queue.busy;
     stored.value = value;
     if (force || !editing) draft.value = value.map((p) => ({ ...p }));
   }
@@ -47,18 +51,26 @@ export function createPivotsStore(save: (patch: Partial<Settings>) => Promise<Se
     if (status.value.state !== 'saving') status.value = { state: 'idle' };
   }
 
-  async function commit(): Promise<void> {
+  /** Saves the list as it is now (after any save already on its way); resolves once stored. */
+  function commit(): Promise<void> {
     if (!valid.value) {
       status.value = { state: 'invalid' };
-      return;
+      return Promise.resolve();
     }
-    if (!dirty.value) return;
+    const shown = draft.value;
+    const list = shown.map((p) => ({ ...p, name: p.name.trim(), urlTemplate: p.urlTemplate.trim() }));
+    return queue.request(() => write(list, shown));
+  }
+
+  async function write(list: Pivot[], shown: Pivot[]): Promise<void> {
+    if (stored.value && JSON.stringify(list) === JSON.stringify(stored.value)) return;
     status.value = { state: 'saving' };
     try {
-      const next = await save({ pivots: draft.value.map((p) => ({ ...p, name: p.name.trim(), urlTemplate: p.urlTemplate.trim() })) });
+      const next = await save({ pivots: list });
       stored.value = next.pivots;
-      draft.value = next.pivots.map((p) => ({ ...p }));
-      status.value = { state: 'saved' };
+      // Only a list nobody touched since this save was sent takes the stored form.
+      if (draft.value === shown) draft.value = next.pivots.map((p) => ({ ...p }));
+      status.value = valid.value ? { state: 'saved' } : { state: 'invalid' };
     } catch (error) {
       status.value = { state: 'failed', message: error instanceof Error ? error.message : String(error) };
     }

@@ -3,9 +3,14 @@
  * is validated on every keystroke; it is saved, as a whole, only when every field is valid, so
  * a half-typed section never reaches storage. Saving happens on commit (a field's `change`:
  * blur, Enter, a toggle), like the browser's own settings pages.
+ *
+ * Saves run one at a time, the newest last (./save-queue.ts): what ends in storage is what the
+ * analyst last committed, and a save coming back never changes a field the analyst has touched
+ * since it was sent, so the page does not change by itself.
  */
 import { computed, signal } from '@preact/signals';
 import type { Settings, SettingKey } from '../../settings';
+import { createSaveQueue } from './save-queue';
 
 export type DraftValue = string | boolean;
 export type Draft = Record<string, DraftValue>;
@@ -40,10 +45,17 @@ export function createSectionForm<K extends SettingKey, D extends Draft>(options
     () => !!draft.value && !!stored.value && JSON.stringify(draft.value) !== JSON.stringify(options.toDraft(stored.value)),
   );
 
-  /** Takes the stored value; keeps what the user is typing unless `force`. */
+  const queue = createSaveQueue();
+  const same = (a: Settings[K], b: Settings[K]) => JSON.stringify(options.toDraft(a)) === JSON.stringify(options.toDraft(b));
+
+  /**
+   * Takes the stored value; keeps what the user is typing unless `force`. While a save of this
+   * section is on its way, the fields stay as they are: storage may still hold an older state
+   * than the one on screen, and the queued save will store what is shown.
+   */
   function load(value: Settings[K], force = false): void {
     // Dirty against what was stored before this value arrived.
-    const editing = dirty.value;
+    const editing = dirty.value || queue.busy;
     stored.value = value;
     if (force || !draft.value || !editing) draft.value = options.toDraft(value);
   }
@@ -54,20 +66,29 @@ export function createSectionForm<K extends SettingKey, D extends Draft>(options
     if (status.value.state !== 'saving') status.value = { state: 'idle' };
   }
 
-  async function commit(): Promise<void> {
+  /** Saves the section as it is now (after any save already on its way); resolves once stored. */
+  function commit(): Promise<void> {
     const parsed = result.value;
-    if (!parsed) return;
+    if (!parsed) return Promise.resolve();
     if (!parsed.ok) {
       status.value = { state: 'invalid' };
-      return;
+      return Promise.resolve();
     }
-    if (!dirty.value) return;
+    const value = parsed.value;
+    const shown = draft.value;
+    return queue.request(() => write(value, shown));
+  }
+
+  async function write(value: Settings[K], shown: D | null): Promise<void> {
+    if (stored.value && same(value, stored.value)) return;
     status.value = { state: 'saving' };
     try {
-      const next = await options.save({ [options.key]: parsed.value } as Partial<Settings>);
+      const next = await options.save({ [options.key]: value } as Partial<Settings>);
       stored.value = next[options.key];
-      draft.value = options.toDraft(next[options.key]);
-      status.value = { state: 'saved' };
+      // The stored form (trimmed, normalised numbers) replaces the fields only if nobody
+      // touched them since this save was sent: a newer edit stays, and its own save follows.
+      if (draft.value === shown) draft.value = options.toDraft(next[options.key]);
+      status.value = result.value && !result.value.ok ? { state: 'invalid' } : { state: 'saved' };
     } catch (error) {
       status.value = { state: 'failed', message: error instanceof Error ? error.message : String(error) };
     }
