@@ -31,6 +31,11 @@ export interface ApiErrorData {
    * timeout, a reset, a gateway's 5xx. A paid call that fails so is not retried blindly.
    */
   lostAfterSend?: boolean;
+  /**
+   * Nothing was sent: the endpoint's circuit is open after an outage (circuit.ts), and
+   * `retryAfterMs` says when one request will check it again.
+   */
+  circuitOpen?: boolean;
 }
 
 export class ApiError extends Error implements ApiErrorData {
@@ -39,6 +44,7 @@ export class ApiError extends Error implements ApiErrorData {
   readonly status?: number;
   readonly retryAfterMs?: number;
   readonly lostAfterSend?: boolean;
+  readonly circuitOpen?: boolean;
 
   constructor(data: ApiErrorData, options?: { cause?: unknown }) {
     super(data.message, options);
@@ -46,6 +52,7 @@ export class ApiError extends Error implements ApiErrorData {
     if (data.status !== undefined) this.status = data.status;
     if (data.retryAfterMs !== undefined) this.retryAfterMs = data.retryAfterMs;
     if (data.lostAfterSend) this.lostAfterSend = true;
+    if (data.circuitOpen) this.circuitOpen = true;
   }
 
   toJSON(): ApiErrorData {
@@ -53,6 +60,7 @@ export class ApiError extends Error implements ApiErrorData {
     if (this.status !== undefined) out.status = this.status;
     if (this.retryAfterMs !== undefined) out.retryAfterMs = this.retryAfterMs;
     if (this.lostAfterSend) out.lostAfterSend = true;
+    if (this.circuitOpen) out.circuitOpen = true;
     return out;
   }
 }

@@ -10,7 +10,8 @@ import { ApiError } from './errors';
 import { redactSecrets } from './redact';
 import { parseRetryAfter, withRetry } from './retry';
 import { errorForStatus, sanitizeServerText, serverMessage } from './status-errors';
-import type { ApiClientOptions, RetryPolicy } from './types';
+import type { CircuitView } from './circuit';
+import type { ApiClientOptions, ApiTimers, RetryPolicy } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -48,6 +49,8 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
   const apiKey = options.apiKey.trim();
   const base = options.baseUrl.trim().replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { circuit } = options;
+  const timers = options.timers ?? GLOBAL_TIMERS;
   // Looked up per call, and called unbound-safe: `fetch` detached from globalThis throws
   // "Illegal invocation" in Chromium service workers.
   const fetchFn: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -63,11 +66,32 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
     ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
   });
 
+  /**
+   * One request under the endpoint's circuit: refused without sending while it is open (or
+   * its one probe is out), and its outcome reported so that only this endpoint's own answers
+   * close it again.
+   */
   async function attempt(request: HttpRequest, url: string): Promise<HttpAnswer> {
+    if (!circuit) return attemptOnce(request, url, timeoutMs);
+    const permit = circuit.tryAcquire(request.path);
+    if (!permit) throw circuitOpenError(request.path, circuit.view(request.path), timers.now());
+    const started = timers.now();
+    try {
+      const answer = await attemptOnce(request, url, circuit.view(request.path).timeoutMs);
+      permit.succeeded(timers.now() - started);
+      return answer;
+    } catch (error) {
+      if (error instanceof ApiError) permit.failed(error.toJSON());
+      else permit.abandoned();
+      throw error;
+    }
+  }
+
+  async function attemptOnce(request: HttpRequest, url: string, timeoutMs: number): Promise<HttpAnswer> {
     const { signal } = request;
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
@@ -113,7 +137,7 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
       }
       return interpret(response, text, request, url);
     } finally {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
   }
@@ -145,9 +169,33 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
     return withRetry(() => attempt(request, url), {
       policy,
       paid: request.paid === true,
+      now: () => timers.now(),
+      setTimeout: (callback, ms) => timers.setTimeout(callback, ms),
+      clearTimeout: (handle) => timers.clearTimeout(handle),
       ...(request.signal ? { signal: request.signal } : {}),
     });
   }
+}
+
+const GLOBAL_TIMERS: ApiTimers = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+};
+
+/** Said without sending anything: which endpoint, what failed, and when one request checks it again. */
+function circuitOpenError(path: string, view: CircuitView, now: number): ApiError {
+  const reason = view.reason ?? { kind: 'server' as const, message: 'It failed just now.' };
+  const waitMs = Math.max(0, (view.retryAt ?? now) - now);
+  const when = waitMs >= 60_000 ? `${Math.ceil(waitMs / 60_000)} min` : `${Math.max(1, Math.ceil(waitMs / 1000))} s`;
+  const checking = view.state === 'half-open' ? 'one request is checking whether it answers again' : `one small request checks it again in ${when}`;
+  return new ApiError({
+    kind: reason.kind,
+    ...(reason.status !== undefined ? { status: reason.status } : {}),
+    message: `Not sent: the API's ${path} failed just now (${reason.message.replace(/\.$/, '')}); ${checking}.`,
+    retryAfterMs: waitMs,
+    circuitOpen: true,
+  });
 }
 
 function interpret(response: Response, text: string, request: HttpRequest, url: string): HttpAnswer {

@@ -51,6 +51,9 @@ export interface RetryContext {
   signal?: AbortSignal;
   random?: () => number;
   now?: () => number;
+  /** Waits on this clock's timers (the globals by default). */
+  setTimeout?: (callback: () => void, ms: number) => unknown;
+  clearTimeout?: (handle: unknown) => void;
 }
 
 /**
@@ -60,7 +63,8 @@ export interface RetryContext {
  * to the lookup engine, which books them, pauses, and asks /account what the loss cost.
  */
 export function mayRetry(error: ApiError, paid: boolean): boolean {
-  if (!RETRYABLE.has(error.kind)) return false;
+  // The endpoint's circuit is open: nothing may be sent to it until its probe says so.
+  if (error.circuitOpen || !RETRYABLE.has(error.kind)) return false;
   if (!paid) return true;
   return error.kind !== 'rate-limited' && !error.lostAfterSend;
 }
@@ -82,20 +86,22 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
       const delay =
         error.retryAfterMs !== undefined ? Math.max(error.retryAfterMs, policy.baseDelayMs) : backoffDelay(retry, policy, context.random);
       if (now() - started + delay > policy.maxElapsedMs) throw error;
-      await sleep(delay, signal);
+      await sleep(delay, signal, context);
     }
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | undefined, timers: Pick<RetryContext, 'setTimeout' | 'clearTimeout'>): Promise<void> {
+  const set = timers.setTimeout ?? ((callback: () => void, wait: number) => globalThis.setTimeout(callback, wait));
+  const clear = timers.clearTimeout ?? ((handle: unknown) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>));
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
+    const timer = set(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      clear(timer);
       reject(signal!.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });

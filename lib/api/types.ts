@@ -3,6 +3,7 @@
  * schemas.ts; the client converts every answer into these so the rest of the extension never
  * deals with the service's variations (free-text ip_rep, `+0000` timestamps, `""` for never...).
  */
+import type { CircuitBreaker } from './circuit';
 import type { ApiErrorData, ApiErrorKind } from './errors';
 
 export type AuthHeaderMode = 'authorization' | 'x-api-key';
@@ -18,6 +19,19 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Retry policy for 429 / 5xx / network failures. Tests shorten the delays. */
   retry?: Partial<RetryPolicy>;
+  /**
+   * The breaker per endpoint (circuit.ts), shared with whoever plans the calls: an open endpoint
+   * is not sent anything, and its timeout (lengthened after a timeout) replaces `timeoutMs`.
+   */
+  circuit?: CircuitBreaker;
+  /** Time for timeouts and retry waits; the globals by default (tests pass a fake clock). */
+  timers?: ApiTimers;
+}
+
+export interface ApiTimers {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 export interface RetryPolicy {

@@ -27,6 +27,10 @@
  * - Rate limits: a send that answers `retry-later` puts its IPs back at the front of the
  *   queue and pauses everything (Retry-After or exponential backoff). Callers just wait: each
  *   is answered exactly once.
+ * - Gate (the endpoint's circuit, lib/api/circuit.ts): while it says `wait`, nothing is sent,
+ *   and an IP queued longer than `holdMs` is answered with the gate's error (a mark must not
+ *   stay "Looking up…" for the minutes a failing endpoint may take); while it says `probe`,
+ *   one call of one IP goes, alone, and the rest wait for its outcome.
  */
 import type { Clock, TimerHandle } from './clock';
 import type { LookupPriority } from './types';
@@ -35,6 +39,14 @@ export type SendResult<O> =
   | { kind: 'done'; outcomes: Map<string, O> }
   /** Rate limited: requeue at the front and pause (Retry-After when known). */
   | { kind: 'retry-later'; delayMs: number | null; error?: unknown };
+
+/** What the endpoint's circuit allows now. */
+export type GateState =
+  | { state: 'open' }
+  /** Half-open: one call of one IP, with nothing else in flight. */
+  | { state: 'probe' }
+  /** Nothing may be sent before `until` (null: until a probe in flight ends). */
+  | { state: 'wait'; until: number | null; error: unknown };
 
 export interface QueuedIp {
   ip: string;
@@ -65,6 +77,9 @@ export interface BatcherOptions<O> {
   /** After this many rate-limited sends in a row, a batch is answered with `fallback` instead of requeued. */
   maxConsecutiveRetries?: number;
   random?: () => number;
+  gate?: () => GateState;
+  /** Longest an IP waits while the gate is shut before it is answered with the gate's error. Default 30 s. */
+  holdMs?: number;
 }
 
 interface Entry<O> {
@@ -74,6 +89,8 @@ interface Entry<O> {
   promise: Promise<O>;
   /** Clock ms by which it leaves, in a partial batch if need be (see `waitOf`). */
   deadline: number;
+  /** Clock ms when it was first queued (a requeue keeps it): the gate's hold counts from here. */
+  queuedAt: number;
 }
 
 const PRIORITIES: readonly LookupPriority[] = ['manual', 'visible', 'background'];
@@ -96,6 +113,8 @@ export class Batcher<O> {
   private windowElapsed = false;
   private pumpScheduled = false;
   private resumeTimer: TimerHandle | null = null;
+  private gateTimer: TimerHandle | null = null;
+  private gateTimerAt = Infinity;
   private consecutiveRetries = 0;
   private idleWaiters: Array<() => void> = [];
   private resumeWaiters: Array<() => void> = [];
@@ -104,8 +123,8 @@ export class Batcher<O> {
   /** Calls made (for status and benchmarks). */
   sentCalls = 0;
 
-  private readonly options: Required<Omit<BatcherOptions<O>, 'onStarved' | 'backgroundWaitMs'>> &
-    Pick<BatcherOptions<O>, 'onStarved'> & { backgroundWaitMs: number };
+  private readonly options: Required<Omit<BatcherOptions<O>, 'onStarved' | 'backgroundWaitMs' | 'gate'>> &
+    Pick<BatcherOptions<O>, 'onStarved' | 'gate'> & { backgroundWaitMs: number };
 
   constructor(options: BatcherOptions<O>) {
     this.options = {
@@ -120,6 +139,7 @@ export class Batcher<O> {
       maxPauseMs: 15 * 60_000,
       maxConsecutiveRetries: 8,
       random: Math.random,
+      holdMs: 30_000,
       ...options,
       backgroundWaitMs: options.backgroundWaitMs ?? options.maxWaitMs ?? 250,
     };
@@ -159,6 +179,7 @@ export class Batcher<O> {
       priority,
       promise,
       deadline: this.options.clock.now() + this.waitOf(priority),
+      queuedAt: this.options.clock.now(),
       resolve: (outcome) => {
         if (settled) return; // exactly once, whatever happens
         settled = true;
@@ -268,9 +289,23 @@ export class Batcher<O> {
   }
 
   private pump(): void {
+    const gate = this.options.gate?.() ?? { state: 'open' };
+    if (gate.state === 'wait') {
+      this.holdShut(gate.until, gate.error);
+      this.afterChange();
+      return;
+    }
     if (this.pausedUntil !== null) return;
     let starved = false;
     while (this.calls < this.options.maxConcurrent && this.queueLength > 0) {
+      if (gate.state === 'probe') {
+        // The probe goes alone: with a call in flight its outcome is still to come.
+        if (this.calls > 0) break;
+        const batch = this.form().slice(0, 1);
+        if (!batch.length) starved = true;
+        else this.dispatch(batch);
+        break;
+      }
       if (!this.windowElapsed && this.queueLength < this.options.batchSize) break;
       if (this.shouldGrow()) break;
       const batch = this.form();
@@ -312,6 +347,33 @@ export class Batcher<O> {
       }, due - now);
     }
     return true;
+  }
+
+  /**
+   * The gate is shut: answer with its error the IPs that waited `holdMs`, and come back when the
+   * next one would, or when the gate opens (`until`; a probe's end kicks the pump itself).
+   */
+  private holdShut(until: number | null, error: unknown): void {
+    const now = this.options.clock.now();
+    let nextExpiry = Infinity;
+    for (const p of PRIORITIES) {
+      for (const [ip, entry] of this.queues[p]) {
+        const expires = entry.queuedAt + this.options.holdMs;
+        if (expires <= now) {
+          this.queues[p].delete(ip);
+          entry.resolve(this.options.fallback(ip, error));
+        } else nextExpiry = Math.min(nextExpiry, expires);
+      }
+    }
+    const wake = Math.min(nextExpiry, until ?? Infinity);
+    if (wake === Infinity || wake >= this.gateTimerAt) return;
+    if (this.gateTimer !== null) this.options.clock.clearTimeout(this.gateTimer);
+    this.gateTimerAt = wake;
+    this.gateTimer = this.options.clock.setTimeout(() => {
+      this.gateTimer = null;
+      this.gateTimerAt = Infinity;
+      this.schedulePump();
+    }, Math.max(0, wake - now));
   }
 
   private waitOf(priority: LookupPriority): number {
@@ -429,6 +491,11 @@ export class Batcher<O> {
         this.options.clock.clearTimeout(this.growTimer);
         this.growTimer = null;
         this.growTimerAt = Infinity;
+      }
+      if (this.gateTimer !== null) {
+        this.options.clock.clearTimeout(this.gateTimer);
+        this.gateTimer = null;
+        this.gateTimerAt = Infinity;
       }
     }
     if (this.queueLength === 0 && this.inFlightCount === 0 && this.idleWaiters.length) {

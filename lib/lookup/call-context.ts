@@ -6,6 +6,7 @@
 import type { ApiError, ApiErrorData } from '../api/errors';
 import type { ApiClient } from '../api/types';
 import type { LookupCache } from './cache';
+import type { LostAnswerMemory } from './lost-answer-memory';
 import type { QuotaGuard } from './quota-guard';
 
 export interface CallContext {
@@ -21,4 +22,6 @@ export interface CallContext {
   reconcile(): Promise<boolean>;
   /** Waits on the service's clock. */
   sleep(ms: number): Promise<void>;
+  /** IPs whose paid answer was lost (bulk lookups record and consult it). */
+  lostAnswers?: LostAnswerMemory;
 }

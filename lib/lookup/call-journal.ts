@@ -27,9 +27,19 @@ const ipSchema = z.string().min(2).max(100);
 const storedSchema = z.object({
   v: z.literal(STORED_VERSION),
   /** Calls of the worker that wrote this, not yet crossed out. */
-  calls: z.array(z.object({ id: z.number(), identity: z.string().max(200), ips: z.array(ipSchema).max(1000) })).max(100),
-  /** [ip, identity], oldest first. */
-  interrupted: z.array(z.tuple([ipSchema, z.string().max(200)])).max(MAX_INTERRUPTED),
+  calls: z
+    .array(
+      z.object({
+        id: z.number(),
+        identity: z.string().max(200),
+        ips: z.array(ipSchema).max(1000),
+        // Absent in journals written before it was kept: unknown, so never proven unbilled.
+        usedBefore: z.number().nullable().default(null),
+      }),
+    )
+    .max(100),
+  /** [ip, identity, usage when its call left (optional)], oldest first. */
+  interrupted: z.array(z.tuple([ipSchema, z.string().max(200)], z.number().nullable())).max(MAX_INTERRUPTED),
 });
 type Stored = z.infer<typeof storedSchema>;
 
@@ -41,9 +51,9 @@ export interface JournalEntry {
 }
 
 export class CallJournal {
-  private readonly calls = new Map<number, { identity: string; ips: string[] }>();
-  /** ip -> identity it may have been paid with; insertion order = age. */
-  private readonly interrupted = new Map<string, string>();
+  private readonly calls = new Map<number, { identity: string; ips: string[]; usedBefore: number | null }>();
+  /** ip -> identity it may have been paid with, and the usage when its call left; insertion order = age. */
+  private readonly interrupted = new Map<string, { identity: string; usedBefore: number | null }>();
   private nextId = 1;
   private writing: Promise<void> = Promise.resolve();
   private restored: Promise<void> | null = null;
@@ -59,24 +69,28 @@ export class CallJournal {
       const result = storedSchema.safeParse(await loadOrNothing(this.store));
       if (!result.success) return;
       const parsed = result.data;
-      for (const [ip, identity] of parsed.interrupted) this.hold(ip, identity);
-      for (const call of parsed.calls) for (const ip of call.ips) this.hold(ip, call.identity);
+      for (const [ip, identity, usedBefore] of parsed.interrupted) this.hold(ip, identity, usedBefore ?? null);
+      for (const call of parsed.calls) for (const ip of call.ips) this.hold(ip, call.identity, call.usedBefore);
       if (parsed.calls.length) await this.save();
     })();
     return this.restored;
   }
 
-  /** Writes the call down; send only once `written` resolved. */
-  begin(identity: string | null, ips: readonly string[]): JournalEntry {
+  /**
+   * Writes the call down; send only once `written` resolved. `usedBefore`: the quota usage the
+   * ledger knew when it left (null: unknown), against which /account may later prove that an
+   * interrupted call was not billed.
+   */
+  begin(identity: string | null, ips: readonly string[], usedBefore: number | null = null): JournalEntry {
     const id = this.nextId++;
     const key = identity ?? '';
-    this.calls.set(id, { identity: key, ips: [...ips] });
+    this.calls.set(id, { identity: key, ips: [...ips], usedBefore });
     const written = this.save();
     return {
       written,
       end: (answered) => {
         this.calls.delete(id);
-        for (const ip of answered) if (this.interrupted.get(ip) === key) this.interrupted.delete(ip);
+        for (const ip of answered) if (this.interrupted.get(ip)?.identity === key) this.interrupted.delete(ip);
         return this.save();
       },
     };
@@ -84,7 +98,12 @@ export class CallJournal {
 
   /** Whether an automatic lookup must leave this IP alone (it may be paid for already). */
   isInterrupted(ip: string, identity: string | null): boolean {
-    return this.interrupted.get(ip) === (identity ?? '');
+    return this.interrupted.get(ip)?.identity === (identity ?? '');
+  }
+
+  /** The usage the ledger knew when the interrupted call of this IP left; null when unknown. */
+  usageBefore(ip: string): number | null {
+    return this.interrupted.get(ip)?.usedBefore ?? null;
   }
 
   /** The cache answered it after all (another call, a manual lookup): no hold any more. */
@@ -101,9 +120,9 @@ export class CallJournal {
     return this.writing;
   }
 
-  private hold(ip: string, identity: string): void {
+  private hold(ip: string, identity: string, usedBefore: number | null): void {
     this.interrupted.delete(ip);
-    this.interrupted.set(ip, identity);
+    this.interrupted.set(ip, { identity, usedBefore });
     if (this.interrupted.size > MAX_INTERRUPTED) {
       const oldest = this.interrupted.keys().next().value;
       if (oldest !== undefined) this.interrupted.delete(oldest);
@@ -119,7 +138,7 @@ export class CallJournal {
         store.save({
           v: STORED_VERSION,
           calls: [...this.calls].map(([id, call]) => ({ id, ...call })),
-          interrupted: [...this.interrupted],
+          interrupted: [...this.interrupted].map(([ip, held]): Stored['interrupted'][number] => [ip, held.identity, held.usedBefore]),
         } satisfies Stored),
       )
       .catch(() => undefined);

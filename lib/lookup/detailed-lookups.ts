@@ -87,6 +87,8 @@ export class DetailedLookups {
         const apiError = asApiError(error);
         // The settings changed during the call: what the old client met says nothing about the new one.
         const stale = context.client() !== client;
+        // Not sent (the endpoint's circuit is open): nothing to book, nothing to retry now.
+        if (apiError.circuitOpen) return failed(ip, apiError.toJSON());
         if (isLostAnswer(apiError)) {
           // Maybe billed: its cost comes from /account, and it is asked again once (lost-answer.ts).
           await bookLostCall(context, 1, identity);

@@ -15,13 +15,14 @@
  * Everything it needs is passed in (client source, policy source, stores, clock), so unit
  * tests and benchmarks run it without a browser.
  */
+import { isOutage, type CircuitBreaker } from '../api/circuit';
 import { ApiError, type ApiErrorData } from '../api/errors';
 import type { AccountInfo, ApiClient, TestKeyResult } from '../api/types';
 import { classifyIp } from '../ip';
 import type { CidrBlock } from '../ip/cidr-block';
 import type { LookupPolicy } from '../settings';
-import { admit, type AdmissionRules } from './admission';
-import { Batcher, type QueuedIp } from './batcher';
+import { admit, refusalOf, type AdmissionRules } from './admission';
+import { Batcher, type GateState, type QueuedIp } from './batcher';
 import type { CallContext } from './call-context';
 import { CallJournal, type CallJournalStore } from './call-journal';
 import { LookupCache } from './cache';
@@ -37,6 +38,8 @@ import type { LedgerStore } from './quota-ledger';
 import { QuotaRefresher } from './quota-refresher';
 import { RecoveryWatch, type RecoveryStore } from './recovery-watch';
 import { bookLostCall, isLostAnswer } from './lost-answer';
+import { LostAnswerMemory } from './lost-answer-memory';
+import type { StoredValue } from './stored-value';
 import { sendBulk } from './send-bulk';
 import { lookupSubnet, type SubnetAnswer } from './subnet-lookup';
 import { asApiError, failed, NO_KEY_ERROR, skipped } from './results';
@@ -63,6 +66,17 @@ export interface LookupOptions {
   /** The site of the tab's top page, for the daily cap per site (default: `source`). */
   site?: string;
   detailed?: boolean;
+  /**
+   * The analyst's explicit "Try again" (the popup states the cost first): an IP whose paid answer
+   * was lost and already re-asked this hour is asked once more. Manual lookups only.
+   */
+  retryLost?: boolean;
+  /**
+   * The message client sent this lookup again after its channel closed (a stopped worker): not
+   * the analyst asking again. An IP of the interrupted call is answered 'interrupted' (it may be
+   * paid already) unless /account proves that call was not billed.
+   */
+  resent?: boolean;
   /**
    * Answer now with what is known without the API (the cache, and every refusal: private,
    * the cap, no key...), leaving out the IPs queued for a call; the caller asks for those again
@@ -119,9 +133,29 @@ export interface LookupServiceOptions {
   recoveryProbeMs?: { baseMs: number; maxMs: number };
   /** Where "lookups are failing" and the probe's back-off outlive the worker; memory only without one. */
   recoveryStore?: RecoveryStore;
+  /**
+   * The circuit breaker the clients of `clientSource` were built with (lib/api/circuit.ts):
+   * the bulk endpoint's circuit gates the batcher, its probe re-opens it, and recovery is
+   * announced only once every endpoint that failed has answered again. Without one, the client
+   * sends unguarded and recovery is inferred from any answer (the behaviour before circuits).
+   */
+  circuit?: CircuitBreaker;
+  /** Where the IPs whose paid answer was lost outlive the worker (lost-answer-memory.ts); memory only without one. */
+  lostAnswerStore?: StoredValue;
+  /** Longest an IP waits while the bulk endpoint's circuit is open before it is answered as failed. Default 30 s. */
+  holdMs?: number;
 }
 
+/** The endpoint whose circuit gates the batcher. */
+export const BULK_ENDPOINT = '/checkIP/bulk';
+/** IPs remembered as candidates for the half-open probe. */
+const MAX_PROBE_CANDIDATES = 200;
+
 const MINUTE = 60_000;
+
+function formatWait(ms: number): string {
+  return ms >= 60_000 ? `${Math.ceil(ms / 60_000)} min` : `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
 
 function capLimitsOf(policy: LookupPolicy): PageCapLimits {
   return { perWindow: policy.perPageCap, perSiteDay: policy.siteDailyCap };
@@ -148,6 +182,14 @@ export class LookupService {
   private readonly detailed: DetailedLookups;
   private readonly journal: CallJournal;
   private readonly recovery: RecoveryWatch;
+  private readonly lostAnswers: LostAnswerMemory;
+  private readonly circuit: CircuitBreaker | null;
+  /** IPs that failed because the bulk endpoint did: one of them is the half-open probe when nobody asks. */
+  private readonly probeCandidates = new Set<string>();
+  private probeTimer: TimerHandle | null = null;
+  private probeTimerAt = Infinity;
+  private lostLoad: Promise<void> | null = null;
+  private circuitLoad: Promise<void> | null = null;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
   /** The API base URL of the current settings; null until they are first read. */
@@ -197,6 +239,9 @@ export class LookupService {
       },
       onError: (error) => this.noteFailure(error),
     });
+    this.lostAnswers = new LostAnswerMemory({ clock: this.clock, ...(options.lostAnswerStore ? { store: options.lostAnswerStore } : {}) });
+    this.circuit = options.circuit ?? null;
+    this.circuit?.onChange((endpoint) => this.circuitChanged(endpoint));
     this.pageCap = new PageCap(capLimitsOf(this.policy), {
       clock: this.clock,
       ...(options.pageCapStore ? { store: options.pageCapStore } : {}),
@@ -211,6 +256,7 @@ export class LookupService {
       noteSuccess: () => this.noteSuccess(),
       reconcile: () => (this.handle ? this.refreshNow(this.handle).then(() => true, () => false) : Promise.resolve(false)),
       sleep: (ms) => new Promise<void>((resolve) => this.clock.setTimeout(resolve, ms)),
+      lostAnswers: this.lostAnswers,
     };
     this.admission = {
       automaticAllowed: () => this.policy.automatic,
@@ -221,8 +267,11 @@ export class LookupService {
     };
     this.recovery = new RecoveryWatch({
       clock: this.clock,
+      // Recovery is proven on the endpoint that failed: while one's circuit is not closed, its
+      // own half-open probe is the test; /account only when /account itself was failing.
       probe: () => {
-        if (this.handle) this.refreshNow(this.handle).catch(() => undefined);
+        if (this.circuit?.troubled().length) this.probeTroubled();
+        else if (this.handle) this.refreshNow(this.handle).catch(() => undefined);
       },
       onRecovered: () => this.options.onRecovered?.(),
       baseMs: options.recoveryProbeMs?.baseMs ?? 5_000,
@@ -250,6 +299,8 @@ export class LookupService {
       fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),
       budget: (priority) => this.guard.budget(priority),
       onStarved: (items) => this.onStarved(items),
+      ...(this.circuit ? { gate: () => this.bulkGate() } : {}),
+      ...(options.holdMs !== undefined ? { holdMs: options.holdMs } : {}),
     });
     this.journal = new CallJournal(options.journalStore);
     this.detailed = new DetailedLookups({
@@ -292,7 +343,8 @@ export class LookupService {
         } else misses.push(ip);
       }
 
-      const toSend = admit(misses, options, this.admission, answer);
+      const admitted = admit(misses, options, this.admission, answer);
+      const toSend = await this.holdLostAndInterrupted(admitted, options, answer);
       const pending: Promise<void>[] = [];
       for (const ip of toSend) {
         // An answer may have landed while the cache was read: use it rather than ask again.
@@ -315,7 +367,11 @@ export class LookupService {
             answer(ip, result);
             // The server answered it (even with a row we cannot read, now cached): a hold from
             // a stopped worker's call is over, whichever path (bulk or detailed) asked.
-            if (this.cache.fresh(ip, false)) this.journal.answered(ip);
+            if (this.cache.fresh(ip, false)) {
+              this.journal.answered(ip);
+              this.lostAnswers.answered(ip);
+              this.probeCandidates.delete(ip);
+            } else if (result.status === 'error' && isOutage(result.error)) this.noteProbeCandidate(ip);
           }),
         );
       }
@@ -461,6 +517,8 @@ export class LookupService {
     await this.pageCap.flush();
     await this.journal.flush();
     await this.recovery.flush();
+    await this.lostAnswers.flush();
+    await this.circuit?.flush();
   }
 
   /** Synchronous counters for tests and benchmarks. */
@@ -498,7 +556,10 @@ export class LookupService {
     this.journalLoad ??= this.journal.restore();
     // Never rejects: a stopped worker's "lookups are failing" and its probing carry on here.
     this.recoveryLoad ??= this.recovery.restore();
-    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad, this.recoveryLoad]);
+    // Never reject: nothing readable is nothing remembered.
+    this.lostLoad ??= this.lostAnswers.restore();
+    this.circuitLoad ??= this.circuit ? this.circuit.restore().then(() => this.circuitChanged(BULK_ENDPOINT)) : Promise.resolve();
+    await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad, this.recoveryLoad, this.lostLoad, this.circuitLoad]);
   }
 
   private async loadPolicy(generation: number): Promise<void> {
@@ -555,6 +616,8 @@ export class LookupService {
     if (first) return;
     this.lastError = null;
     this.recovery.reset();
+    this.circuit?.reset();
+    this.probeCandidates.clear();
     this.batcher.resumeNow();
     this.batcher.detachInFlight();
     this.detailed.detachInFlight();
@@ -568,7 +631,7 @@ export class LookupService {
    * loses no answer that came back, and its successor knows which calls got none.
    */
   private async sendJournaled(ips: string[]) {
-    const entry = this.journal.begin(this.guard.identity, ips);
+    const entry = this.journal.begin(this.guard.identity, ips, this.guard.refreshedAt !== null ? this.guard.snapshot().used : null);
     let answered: string[] = [];
     try {
       const result = await sendBulk(this.calls, ips, entry.written);
@@ -613,10 +676,138 @@ export class LookupService {
     this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));
   }
 
-  /** A call succeeded: lookups are not failing (any more). */
+  /**
+   * A call succeeded: lookups are not failing (any more), unless an endpoint's circuit is still
+   * not closed. /account answering says nothing about a bulk endpoint that times out or answers
+   * 503: that one's own probe must answer before pages are told to ask again.
+   */
   private noteSuccess(): void {
+    if (this.circuit?.troubled().length) return;
     if (this.lastError && this.lastError.kind !== 'quota-exhausted') this.lastError = null;
     this.recovery.succeeded();
+  }
+
+  // ----- the bulk endpoint's circuit -----
+
+  /** What the bulk circuit lets the batcher do now. */
+  private bulkGate(): GateState {
+    const view = this.circuit!.view(BULK_ENDPOINT);
+    if (view.state === 'closed') return { state: 'open' };
+    if (view.state === 'half-open' && view.retryAt === null) return { state: 'probe' };
+    const reason = view.reason ?? { kind: 'server' as const, message: 'It failed just now.' };
+    const waitMs = view.retryAt === null ? null : Math.max(0, view.retryAt - this.clock.now());
+    const when = waitMs === null ? 'one request is checking it now' : `one small request checks it again in ${formatWait(waitMs)}`;
+    const error = new ApiError({
+      kind: reason.kind,
+      ...(reason.status !== undefined ? { status: reason.status } : {}),
+      message: `Not sent: the API's bulk lookups are failing (${reason.message.replace(/\.$/, '')}); ${when}, and failed IPs are asked again automatically once it answers.`,
+      ...(waitMs !== null ? { retryAfterMs: waitMs } : {}),
+      circuitOpen: true,
+    });
+    return { state: 'wait', until: view.retryAt, error };
+  }
+
+  /** The circuit changed: the batcher re-plans, the probe is scheduled, recovery may be announced. */
+  private circuitChanged(endpoint: string): void {
+    this.batcher.kick();
+    if (endpoint !== BULK_ENDPOINT || !this.circuit) return;
+    const view = this.circuit.view(BULK_ENDPOINT);
+    if (view.state === 'closed') {
+      if (!this.circuit.troubled().length) this.noteSuccess();
+      return;
+    }
+    const at = view.retryAt ?? this.clock.now();
+    if (at >= this.probeTimerAt) return;
+    if (this.probeTimer !== null) this.clock.clearTimeout(this.probeTimer);
+    this.probeTimerAt = at;
+    this.probeTimer = this.clock.setTimeout(() => {
+      this.probeTimer = null;
+      this.probeTimerAt = Infinity;
+      this.probeTroubled();
+    }, Math.max(0, at - this.clock.now()));
+  }
+
+  /**
+   * The bulk circuit is half-open and nobody is asking: send its probe, one IP that failed with
+   * it (the cheapest request that exercises the endpoint: at most one unit, for an answer a page
+   * is waiting for). An IP whose lost answer was already re-asked this hour is never the probe.
+   */
+  private probeTroubled(): void {
+    if (!this.circuit) return;
+    const view = this.circuit.view(BULK_ENDPOINT);
+    if (view.state === 'open') return this.circuitChanged(BULK_ENDPOINT);
+    if (view.state !== 'half-open' || view.retryAt !== null) return;
+    if (this.batcher.queueLength > 0 || this.batcher.inFlightCount > 0 || refusalOf(this.calls)) return;
+    const identity = this.guard.identity;
+    let candidate: string | undefined;
+    for (const ip of this.probeCandidates) {
+      const verdict = this.lostAnswers.verdict(ip, identity).kind;
+      if (verdict === 'free') {
+        candidate = ip;
+        break;
+      }
+      if (verdict === 'reask') candidate ??= ip;
+    }
+    if (candidate === undefined) return;
+    this.probeCandidates.delete(candidate);
+    void this.lookup([candidate], { priority: 'background', source: 'circuit-probe' }).catch(() => undefined);
+  }
+
+  private noteProbeCandidate(ip: string): void {
+    this.probeCandidates.delete(ip);
+    this.probeCandidates.add(ip);
+    if (this.probeCandidates.size > MAX_PROBE_CANDIDATES) {
+      const oldest = this.probeCandidates.values().next().value;
+      if (oldest !== undefined) this.probeCandidates.delete(oldest);
+    }
+  }
+
+  /**
+   * The rules on IPs that may already have been paid, after admission: a lost answer re-asked
+   * this hour is answered with its reason (unless the analyst's "Try again"), and an IP of a
+   * call a stopped worker left open is, for a transport resend, answered 'interrupted' unless
+   * /account proves that call was not billed.
+   */
+  private async holdLostAndInterrupted(
+    ips: string[],
+    options: LookupOptions,
+    answer: (ip: string, result: LookupResult) => void,
+  ): Promise<string[]> {
+    const identity = this.guard.identity;
+    const explicit = options.retryLost === true && options.priority === 'manual';
+    const kept: string[] = [];
+    for (const ip of ips) {
+      const verdict = explicit ? null : this.lostAnswers.verdict(ip, identity);
+      if (verdict?.kind === 'held') answer(ip, failed(ip, verdict.error));
+      else kept.push(ip);
+    }
+    if (!options.resent || explicit) return kept;
+    const interrupted = kept.filter((ip) => this.journal.isInterrupted(ip, identity));
+    if (!interrupted.length) return kept;
+    const proven = await this.provenUnbilled(interrupted);
+    return kept.filter((ip) => {
+      if (!interrupted.includes(ip) || proven.has(ip)) return true;
+      answer(ip, skipped(ip, 'interrupted'));
+      return false;
+    });
+  }
+
+  /** Interrupted IPs whose call /account proves was not billed: the server's count has not grown since it left. */
+  private async provenUnbilled(ips: string[]): Promise<Set<string>> {
+    const handle = this.handle;
+    if (!handle) return new Set();
+    try {
+      await this.refreshNow(handle);
+    } catch {
+      return new Set();
+    }
+    const used = this.guard.snapshot().used;
+    return new Set(
+      ips.filter((ip) => {
+        const before = this.journal.usageBefore(ip);
+        return before !== null && used !== null && used <= before;
+      }),
+    );
   }
 
   /** Remembers an API failure and applies what it means for everything else queued. */

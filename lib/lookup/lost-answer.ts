@@ -15,8 +15,22 @@ export function isLostAnswer(error: ApiError): boolean {
   return error.lostAfterSend === true;
 }
 
-/** Books what the lost call cost and waits the backoff before the re-ask. */
-export async function bookLostCall(context: CallContext, worstCase: number, identity: string | null): Promise<void> {
+/**
+ * Books what the lost call cost. `usedBefore`: the ledger's usage when the call left (null when
+ * unknown). Says 'unbilled' only when /account proves it: the server's count did not grow at all
+ * since then (any call billed meanwhile, ours or another's, leaves it 'maybe-billed').
+ */
+export async function bookLostCall(
+  context: CallContext,
+  worstCase: number,
+  identity: string | null,
+  usedBefore: number | null = null,
+): Promise<'unbilled' | 'maybe-billed'> {
   const reconciled = await context.reconcile();
-  if (!reconciled) context.guard.charge(worstCase, identity);
+  if (!reconciled) {
+    context.guard.charge(worstCase, identity);
+    return 'maybe-billed';
+  }
+  const after = context.guard.snapshot().used;
+  return usedBefore !== null && after !== null && after <= usedBefore && context.guard.identity === identity ? 'unbilled' : 'maybe-billed';
 }

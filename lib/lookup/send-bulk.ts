@@ -4,11 +4,10 @@
  * answer cached, and each failure turned into what the batcher should do with the batch.
  */
 import { ApiError } from '../api/errors';
-import type { ApiClient, BulkLookup } from '../api/types';
 import { refusalOf } from './admission';
 import type { SendResult } from './batcher';
 import type { CallContext } from './call-context';
-import { bookLostCall, isLostAnswer, LOST_ANSWER_BACKOFF_MS } from './lost-answer';
+import { bookLostCall, isLostAnswer } from './lost-answer';
 import { costOfBulk, costOfError } from './quota-costs';
 import { asApiError, failed, skipped } from './results';
 import type { LookupResult } from './types';
@@ -36,13 +35,18 @@ export async function sendBulk(
   const release = guard.commit(ips.length);
   const generation = cache.generation;
   const identity = guard.identity;
+  // The usage the server's count must not pass for /account to prove a lost call unbilled.
+  const usedBefore = guard.refreshedAt !== null ? guard.snapshot().used : null;
+  const lostAnswers = context.lostAnswers;
   // The settings changed during the call: what the old client met says nothing about the new one.
   const noteFailure = (error: ApiError) => {
     if (context.client() === client) context.noteFailure(error);
   };
   try {
     await journaled;
-    const bulk = await askOnceMore(context, client, ips, identity);
+    // An IP whose earlier answer was lost takes its one automatic re-ask of the hour now.
+    if (lostAnswers) for (const ip of ips) if (lostAnswers.verdict(ip, identity).kind === 'reask') lostAnswers.reasked(ip);
+    const bulk = await client.checkIpBulk(ips);
     guard.charge(costOfBulk(bulk), identity);
     if (bulk.failure) noteFailure(new ApiError(bulk.failure));
     else if (context.client() === client) context.noteSuccess();
@@ -68,8 +72,29 @@ export async function sendBulk(
     return { kind: 'done', outcomes };
   } catch (error) {
     const apiError = asApiError(error);
-    // A lost answer was booked in askOnceMore; any other failure by the cost model (a 429: 1).
-    if (!isLostAnswer(apiError)) guard.charge(costOfError('bulk', apiError), identity);
+    // Nothing was sent: the endpoint's circuit is open (or its one probe is out). The IPs go
+    // back to the queue, where the batcher's gate holds them or answers them with the reason.
+    if (apiError.circuitOpen) return { kind: 'retry-later', delayMs: null, error: apiError };
+    if (isLostAnswer(apiError)) {
+      // Maybe billed: its cost comes from /account. Never asked again in a loop: the IPs are
+      // remembered, and re-asked automatically at most once an hour (lost-answer-memory.ts).
+      const billing = await bookLostCall(context, ips.length, identity, usedBefore);
+      noteFailure(apiError);
+      if (billing === 'unbilled') {
+        const data = { ...apiError.toJSON(), message: `${apiError.message} /account shows it was not billed.` };
+        delete data.lostAfterSend;
+        return all((ip) => failed(ip, data));
+      }
+      lostAnswers?.lost(ips, identity, apiError.toJSON());
+      const data = { ...apiError.toJSON(), message: `${apiError.message} The server may have billed it; it is asked again once, automatically, when the endpoint answers again.` };
+      return all((ip) => {
+        // Its re-ask was this call: say it is held, and why.
+        const verdict = lostAnswers?.verdict(ip, identity);
+        return failed(ip, verdict?.kind === 'held' ? verdict.error : data);
+      });
+    }
+    // Any other failure by the cost model (a 429: 1).
+    guard.charge(costOfError('bulk', apiError), identity);
     noteFailure(apiError);
     // Rate limited (the client does not retry a billed 429): the batcher requeues and pauses
     // everything. A Retry-After shorter than MIN_PAUSE_MS (`0`) is no reason to ask again at
@@ -88,21 +113,3 @@ export async function sendBulk(
 
 /** The shortest pause after a 429 taken from the server's Retry-After. */
 export const MIN_PAUSE_MS = 1_000;
-
-/**
- * The bulk call, and when its answer was lost after sending: its cost learnt from /account,
- * then one more ask after a backoff (lost-answer.ts). A second loss is booked and thrown.
- */
-async function askOnceMore(context: CallContext, client: ApiClient, ips: string[], identity: string | null): Promise<BulkLookup> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await client.checkIpBulk(ips);
-    } catch (error) {
-      const apiError = asApiError(error);
-      if (!isLostAnswer(apiError)) throw apiError;
-      await bookLostCall(context, ips.length, identity);
-      if (attempt >= 1 || context.client() !== client) throw apiError;
-      await context.sleep(LOST_ANSWER_BACKOFF_MS);
-    }
-  }
-}

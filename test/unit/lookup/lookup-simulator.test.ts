@@ -191,29 +191,45 @@ describe.each(PROFILE_NAMES)('every row stands on its own (profile %s)', (profil
 describe('no blind paid retries', () => {
   const accountCalls = () => sim.requestLog.filter((e) => e.path === '/account').length;
 
-  it('a bulk answer lost after charging: /account books it, one re-ask after a backoff, ledger = server', async () => {
+  it('a bulk answer lost after charging: /account books it, the IPs fail with the reason, the next ask is their one re-ask', async () => {
     const service = newService();
     await service.refreshQuota();
     sim.setFaults({ serverError: { count: 1, status: 502, html: true, afterCharge: true, path: '/checkIP/bulk' } });
     const before = accountCalls();
     const ips = publicIps(40, 9_000);
-    const results = await drive(clock, service.lookup(ips, { priority: 'manual' }), 250);
-    expect(results.every(answered)).toBe(true);
-    expect(bulks.map((b) => b.status)).toEqual([502, 200]);
+    const first = await drive(clock, service.lookup(ips, { priority: 'manual' }), 250);
+    expect(first.every((r) => r.status === 'error' && r.error.lostAfterSend === true)).toBe(true);
+    expect(first[0]).toMatchObject({ error: { kind: 'server', message: expect.stringMatching(/may have billed.*asked again once/) } });
+    expect(bulks.map((b) => b.status)).toEqual([502]); // no blind re-ask in a loop
     expect(accountCalls()).toBe(before + 1); // the lost call's cost, learnt for free
+    const again = await drive(clock, service.lookup(ips, { priority: 'manual' }), 250);
+    expect(again.every(answered)).toBe(true);
+    expect(bulks.map((b) => b.status)).toEqual([502, 200]);
     expect(sim.usage(DEMO_KEY)).toBe(2 * foundCount(ips)); // the lost answer was paid for
     // Reconciled: the ledger is the server's count (zero-hit rows the server billed included).
     await service.refreshQuota();
     expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
   });
 
-  it('lost again: asked at most twice, booked, and every IP gets an error (no loop)', async () => {
+  it('lost again: held with its reason, not asked a third time within the hour (no loop), booked', async () => {
     const service = newService();
     await service.refreshQuota();
     sim.setFaults({ dropConnection: { count: 10, afterCharge: true, path: '/checkIP/bulk' } });
-    const results = await drive(clock, service.lookup(publicIps(20, 9_500), { priority: 'manual' }), 250);
-    expect(results.every((r) => r.status === 'error' && r.error.kind === 'network')).toBe(true);
-    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(2);
+    const ips = publicIps(20, 9_500);
+    const sends = () => sim.requestLog.filter((e) => e.path === '/checkIP/bulk').length;
+    const first = await drive(clock, service.lookup(ips, { priority: 'visible', source: 't' }), 250);
+    expect(first.every((r) => r.status === 'error' && r.error.kind === 'network')).toBe(true);
+    await drive(clock, service.lookup(ips, { priority: 'visible', source: 't' }), 250);
+    expect(sends()).toBe(2);
+    const third = await drive(clock, service.lookup(ips, { priority: 'manual' }), 250);
+    expect(sends()).toBe(2);
+    expect(third.every((r) => r.status === 'error' && /lost twice.*Try again/.test(r.error.message))).toBe(true);
+    // The analyst's explicit "Try again" asks; an hour later an automatic ask may too.
+    await drive(clock, service.lookup(ips.slice(0, 1), { priority: 'manual', retryLost: true }), 250);
+    expect(sends()).toBe(3);
+    await clock.advance(61 * 60_000);
+    await drive(clock, service.lookup(ips.slice(1), { priority: 'visible', source: 't' }), 250);
+    expect(sends()).toBe(4);
     await service.whenIdle();
     expect((await service.status()).quota.used).toBe(sim.usage(DEMO_KEY));
   });
