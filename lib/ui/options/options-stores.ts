@@ -17,6 +17,7 @@ import { createSitesStore } from './sites-store';
 import { parseThresholdsDraft, thresholdsToDraft } from './thresholds-form';
 
 export type MarkStyleDraft = { style: string };
+export type ExportOptionsDraft = { mediumIndicators: boolean };
 
 export function createOptionsStores(services: UiServices) {
   const save = services.settings.save;
@@ -46,6 +47,12 @@ export function createOptionsStores(services: UiServices) {
           : { ok: false, errors: { style: 'Choose underline or background.' } },
       save,
     }),
+    exportOptions: createSectionForm<'exportOptions', ExportOptionsDraft>({
+      key: 'exportOptions',
+      toDraft: (o) => ({ mediumIndicators: o.mediumIndicators }),
+      parse: (d) => ({ ok: true, value: { mediumIndicators: d.mediumIndicators } }),
+      save,
+    }),
   };
 
   async function loadManaged(s: Settings): Promise<void> {
@@ -72,6 +79,7 @@ export function createOptionsStores(services: UiServices) {
     stores.policy.load(s.lookupPolicy);
     stores.thresholds.load(s.thresholds);
     stores.markStyle.load(s.markStyle);
+    stores.exportOptions.load(s.exportOptions);
     stores.pivots.load(s.pivots, first);
     void stores.sites.load(s.sitesToScan);
     stores.loaded.value = true;
