@@ -44,6 +44,10 @@ export interface IpListProps {
   fileLabel: string;
   now: number;
   onOpenOptions?: () => void;
+  /** The page the list is from, for case exports that include its address. */
+  page?: { url: string; title: string } | undefined;
+  /** Options: medium severity becomes an indicator in case exports. */
+  mediumIndicators?: boolean;
 }
 
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
@@ -216,7 +220,14 @@ export function IpList(props: IpListProps) {
           Show all {shown.length} IPs
         </button>
       )}
-      <ExportBar rows={shown} thresholds={thresholds} source={props.source} fileLabel={props.fileLabel} />
+      <ExportBar
+        rows={shown}
+        thresholds={thresholds}
+        source={props.source}
+        fileLabel={props.fileLabel}
+        page={props.page}
+        mediumIndicators={props.mediumIndicators ?? false}
+      />
     </div>
   );
 }

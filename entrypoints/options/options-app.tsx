@@ -7,6 +7,7 @@ import { createOptionsStores } from '@/lib/ui/options/options-stores';
 import { useServices } from '@/lib/ui/shared/services-context';
 import { ApiSection } from './api-section';
 import { ManagedNotice } from './managed-notice';
+import { ExportSection } from './export-section';
 import { MarkStyleSection } from './mark-style-section';
 import { PivotsSection } from './pivots-section';
 import { PolicySection } from './policy-section';
@@ -50,6 +51,7 @@ export function OptionsApp() {
       />
       <ThresholdsSection form={stores.thresholds} managed={managed} />
       <MarkStyleSection form={stores.markStyle} managed={managed} />
+      <ExportSection form={stores.exportOptions} />
       <PivotsSection store={stores.pivots} managed={managed} />
       <TransferSection onImported={stores.reloadAfterImport} />
     </main>

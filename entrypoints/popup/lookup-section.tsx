@@ -5,6 +5,7 @@
  */
 import { useRef } from 'preact/hooks';
 import { ErrorNotice } from '@/components/error-notice';
+import { ExportBar } from '@/components/export-bar';
 import { IpList } from '@/components/ip-list';
 import { PivotLinks } from '@/components/pivot-links';
 import { ReputationDetails } from '@/components/reputation-details';
@@ -30,6 +31,8 @@ export interface LookupSectionProps {
   /** A CIDR typed here becomes a subnet check offer (optional: tests of the IP box omit it). */
   subnet?: SubnetStore;
   quota?: QuotaSnapshot | undefined;
+  /** Options: medium severity becomes an indicator in case exports. */
+  mediumIndicators?: boolean;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -189,6 +192,15 @@ export function LookupSection(props: LookupSectionProps) {
             <PivotLinks ip={state.result.ip} />
           </ReputationDetails>
         )}
+        {state.phase === 'single' && !singleError(state.result) && (
+          <ExportBar
+            rows={[{ ip: state.result.ip, count: 1, result: state.result }]}
+            thresholds={thresholds}
+            source="lookup"
+            fileLabel={state.result.ip}
+            mediumIndicators={props.mediumIndicators ?? false}
+          />
+        )}
         {state.phase === 'single-skipped' && (
           <div class="notice" role="status">
             <p class="notice-title">{state.ip} was not looked up</p>
@@ -217,6 +229,7 @@ export function LookupSection(props: LookupSectionProps) {
               caption="IPs in the pasted text"
               source="lookup"
               fileLabel="lookup"
+              mediumIndicators={props.mediumIndicators ?? false}
               now={now}
               onOpenOptions={props.onOpenOptions}
             />

@@ -25,6 +25,8 @@ export interface PageSectionProps {
   onRendered?: () => void;
   /** The quota now, for the cost line of "Look up the rest" (unknown until the meter loads). */
   quota?: QuotaSnapshot | undefined;
+  /** Options: medium severity becomes an indicator in case exports. */
+  mediumIndicators?: boolean;
 }
 
 /**
@@ -179,6 +181,8 @@ export function PageSection(props: PageSectionProps) {
               caption="IPs on this page"
               source={state.url}
               fileLabel={safeHost(state.url)}
+              page={{ url: state.url, title: state.title }}
+              mediumIndicators={props.mediumIndicators ?? false}
               now={now}
               onOpenOptions={props.onOpenOptions}
             />

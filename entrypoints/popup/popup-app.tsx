@@ -22,6 +22,7 @@ export function PopupApp(props: { stores?: PopupStores }) {
 
   const settings = stores.settings.value;
   const thresholds = (settings ?? DEFAULT_SETTINGS).thresholds;
+  const mediumIndicators = (settings ?? DEFAULT_SETTINGS).exportOptions.mediumIndicators;
   const noKey = settings !== null && settings.apiKey === '';
   const now = services.now();
   const openOptions = () => void services.openOptions();
@@ -71,6 +72,7 @@ export function PopupApp(props: { stores?: PopupStores }) {
         onRefreshQuota={() => void status.refreshQuota()}
         subnet={stores.subnet}
         quota={quota}
+        mediumIndicators={mediumIndicators}
       />
       <PageSection
         store={page}
@@ -81,6 +83,7 @@ export function PopupApp(props: { stores?: PopupStores }) {
         onOpenOptions={openOptions}
         onRetryLookups={() => void status.refreshQuota()}
         onRendered={() => markRendered(PERF_MARKS.page)}
+        mediumIndicators={mediumIndicators}
       />
     </main>
   );

@@ -28,4 +28,6 @@ export const DEFAULT_SETTINGS: Settings = {
   thresholds: DEFAULT_DISPLAY.thresholds,
   markStyle: DEFAULT_DISPLAY.markStyle,
   pivots: [...DEFAULT_PIVOTS],
+  // Off: an indicator feeds blocking and detection; medium is context, not a verdict.
+  exportOptions: { mediumIndicators: false },
 };

@@ -97,6 +97,15 @@ function addIssue(ctx: z.RefinementCtx, message: string | null): void {
 /** A Chrome match pattern for "Sites to scan", e.g. `https://kibana.example.org/*`. */
 export const sitePatternSchema = z.string().trim().regex(SITE_PATTERN, SITE_PATTERN_HINT);
 
+/** The case-tool exports (STIX 2.1, MISP): what counts as reported-malicious. */
+export const exportOptionsSchema = z
+  .object({
+    /** Medium severity becomes a STIX indicator (MISP: to_ids) too, not only high and critical. */
+    mediumIndicators: z.boolean(),
+  })
+  .strict();
+export type ExportOptions = z.infer<typeof exportOptionsSchema>;
+
 export const settingsSchema = z.object({
   apiBaseUrl: apiBaseUrlSchema,
   apiKey: apiKeySchema,
@@ -107,6 +116,7 @@ export const settingsSchema = z.object({
   markStyle: markStyleSchema,
   /** "Open in …" links for the card, the popup rows and the context menu. */
   pivots: pivotsSchema,
+  exportOptions: exportOptionsSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;

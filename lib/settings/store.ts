@@ -37,6 +37,7 @@ export const settingItems = {
   thresholds: settingItem('thresholds'),
   markStyle: settingItem('markStyle'),
   pivots: settingItem('pivots'),
+  exportOptions: settingItem('exportOptions'),
 } satisfies { [K in StoredKey]: unknown };
 
 /** Created on first use: `browser.storage` must exist by then (tests swap it between cases). */

@@ -17,6 +17,7 @@ import { createSitesStore } from './sites-store';
 import { parseThresholdsDraft, thresholdsToDraft } from './thresholds-form';
 
 export type MarkStyleDraft = { style: string };
+export type ExportOptionsDraft = { mediumIndicators: boolean };
 
 export function createOptionsStores(services: UiServices) {
   const save = services.settings.save;
@@ -44,6 +45,12 @@ export function createOptionsStores(services: UiServices) {
         d.style === 'underline' || d.style === 'background'
           ? { ok: true, value: d.style }
           : { ok: false, errors: { style: 'Choose underline or background.' } },
+      save,
+    }),
+    exportOptions: createSectionForm<'exportOptions', ExportOptionsDraft>({
+      key: 'exportOptions',
+      toDraft: (o) => ({ mediumIndicators: o.mediumIndicators }),
+      parse: (d) => ({ ok: true, value: { mediumIndicators: d.mediumIndicators } }),
       save,
     }),
   };
@@ -74,6 +81,7 @@ export function createOptionsStores(services: UiServices) {
     stores.policy.load(s.lookupPolicy);
     stores.thresholds.load(s.thresholds);
     stores.markStyle.load(s.markStyle);
+    stores.exportOptions.load(s.exportOptions);
     stores.pivots.load(s.pivots, first);
     void stores.sites.load(s.sitesToScan);
     stores.loaded.value = true;

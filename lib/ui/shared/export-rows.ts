@@ -104,7 +104,7 @@ export function rowsToJson(
 }
 
 /** `ip-reputation-<what>-20250101-120000.csv`, in local time (the analyst's clock). */
-export function exportFileName(what: string, epochMs: number, extension: 'csv' | 'json'): string {
+export function exportFileName(what: string, epochMs: number, extension: 'csv' | 'json' | 'stix.json' | 'misp.json'): string {
   const d = new Date(epochMs);
   const pad = (n: number) => String(n).padStart(2, '0');
   const stamp = Number.isNaN(d.getTime())
