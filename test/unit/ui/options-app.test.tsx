@@ -42,6 +42,18 @@ describe('options', () => {
     expect(help).toContain("The API's own threat level counts only for an IP without a score.");
   });
 
+  it('gives every input a type the shared form styles cover (the "Open in …" names had none)', async () => {
+    const root = await mount(<OptionsApp />, services());
+    const css = (await import('node:fs')).readFileSync('components/ui.css', 'utf8');
+    const inputs = [...root.querySelectorAll('input')];
+    expect(inputs.filter((i) => i.classList.contains('pivot-name')).length).toBeGreaterThan(0);
+    for (const input of inputs) {
+      const type = input.getAttribute('type');
+      expect(type, input.outerHTML).not.toBeNull();
+      if (!['checkbox', 'radio', 'file'].includes(type!)) expect(css).toContain(`input[type='${type}']`);
+    }
+  });
+
   it('shows and hides the key', async () => {
     const root = await mount(<OptionsApp />, services({ apiKey: 'demo-key-0001' }));
     await click(button(root, 'Show key'));
