@@ -44,6 +44,11 @@ function Row({ label, children }: { label: string; children: ComponentChildren }
   );
 }
 
+/**
+ * The badge's severity is the only level shown: the API's own `threat_level` (bulk answers only,
+ * and ranked on its own scale) is not repeated here, since a second level beside the badge told
+ * the analyst "High" and "MEDIUM" for one IP. The export keeps it as `api_threat_level`.
+ */
 function FoundDetails({ result, now }: { result: Extract<LookupResult, { status: 'found' }>; now: number }) {
   const d = result.data;
   const last = formatLastAttack(d.lastAttack, { totalHits: d.totalHits, whitelisted: d.whitelisted }, now);
@@ -53,7 +58,6 @@ function FoundDetails({ result, now }: { result: Extract<LookupResult, { status:
     <>
       <dl class="rep-fields">
         <Row label="Score">{formatScore(d.score)}{d.score !== null ? ' / 100' : ''}</Row>
-        {d.threatLevel && <Row label="Threat level">{visible(d.threatLevel)}</Row>}
         <Row label="Reputation">{d.reputation !== null ? visible(d.reputation) : d.whitelisted ? 'whitelisted' : '—'}</Row>
         <Row label="Total hits">{formatCount(d.totalHits)}</Row>
         <Row label="Last attack">

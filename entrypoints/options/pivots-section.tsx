@@ -45,6 +45,7 @@ export function PivotsSection({ store, managed }: { store: PivotsStore; managed:
                   <span class="visually-hidden">Name of {label}</span>
                   <input
                     class="pivot-name"
+                    type="text"
                     value={p.name}
                     placeholder="Name"
                     spellcheck={false}

@@ -22,8 +22,10 @@ export function ThresholdsSection({ form, managed }: { form: SectionForm<'thresh
     <section class="panel" aria-labelledby="thresholds-heading">
       <h2 id="thresholds-heading">Severity thresholds</h2>
       <p class="help">
-        Scores run from 0 to 100. When the API sends a threat level, it wins; otherwise these decide. A score at or
-        below "Low above" is clean.
+        Each IP gets one severity, shown by its mark, badge and row. Scores run from 0 to 100: the score decides with
+        these thresholds, and a score at or below "Low above" is clean. Whitelisted IPs are Whitelisted and IPs with no
+        recorded attacks are Clean, whatever their score. The API's own threat level counts only for an IP without a
+        score.
       </p>
       {locked && <p class="managed-value">{SET_BY_ORGANISATION}</p>}
       <div class="field-grid">

@@ -67,7 +67,7 @@ test.describe('Look up', () => {
 
     const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
-    expect(csv[0]).toMatch(/^ip,seen,severity,status,score,threat_level,reputation,total_hits,last_attack,/);
+    expect(csv[0]).toMatch(/^ip,seen,severity,status,score,api_threat_level,reputation,total_hits,last_attack,/);
     expect(csv[1]).toMatch(new RegExp(`^${IPS.critical.replace(/\./g, '\\.')},2,critical,found,95,CRITICAL,known attacker,1423,2025-11-28T22:14:05\\.000Z,`));
     const [json] = await Promise.all([popup.waitForEvent('download'), popup.getByRole('button', { name: 'Download JSON' }).click()]);
     const data = JSON.parse(readFileSync((await json.path())!, 'utf8'));

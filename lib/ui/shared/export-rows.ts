@@ -25,7 +25,8 @@ export const EXPORT_FIELDS = [
   'severity',
   'status',
   'score',
-  'threat_level',
+  // The API's own field, kept for whoever reads the file; `severity` is the level the extension shows.
+  'api_threat_level',
   'reputation',
   'total_hits',
   'last_attack',
@@ -61,7 +62,7 @@ export function toExportRecord(row: IpRow, thresholds: SeverityThresholds): Expo
   record.status = result?.status ?? 'pending';
   if (data) {
     record.score = data.score;
-    record.threat_level = data.threatLevel;
+    record.api_threat_level = data.threatLevel;
     record.reputation = data.reputation;
     record.total_hits = data.totalHits;
     record.last_attack = data.lastAttack;

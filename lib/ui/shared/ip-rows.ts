@@ -135,7 +135,8 @@ function searchableText(row: IpRow, thresholds: SeverityThresholds): string {
   const data = foundData(row);
   const parts: (string | null | undefined)[] = [row.ip, SEVERITY_LABEL[rowSeverity(row, thresholds)]];
   if (data) {
-    parts.push(data.reputation, data.description, data.threatLevel, ...Object.values(data.ipInfo ?? {}));
+    // Not the API's threat_level: filtering "medium" must not find a row the badge calls High.
+    parts.push(data.reputation, data.description, ...Object.values(data.ipInfo ?? {}));
   }
   if (row.result?.status === 'skipped') parts.push(row.result.reason);
   if (row.result?.status === 'error') parts.push(row.result.error.kind, row.result.error.message);

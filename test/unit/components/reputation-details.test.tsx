@@ -51,6 +51,20 @@ describe('ReputationDetails', () => {
     expect(text).not.toMatch(/undefined|Invalid Date|NaN/);
   });
 
+  it('shows one level, the badge\'s: a score of 55 is High even when the bulk answer said MEDIUM', () => {
+    const el = show({
+      ip: '45.155.205.233',
+      status: 'found',
+      fetchedAt: NOW,
+      data: {
+        ip: '45.155.205.233', score: 55, threatLevel: 'MEDIUM', reputation: 'suspicious', totalHits: 12, lastAttack: null,
+        whitelisted: false, whitelist: null, description: null,
+      },
+    });
+    expect(el.querySelector('.sev-badge')!.textContent).toBe('High');
+    expect(el.textContent).not.toMatch(/medium|threat level/i);
+  });
+
   it('renders API text as text, never as HTML', () => {
     const el = show({
       ip: '93.184.216.66',

@@ -34,6 +34,26 @@ describe('options', () => {
     expect(shown).toContain('12 of 1,000 requests, 988 left');
   });
 
+  it('states the severity rule lib/severity.ts applies: the score decides, the API level only without one', async () => {
+    const root = await mount(<OptionsApp />, services());
+    const help = text(root);
+    expect(help).not.toContain('it wins');
+    expect(help).toContain('the score decides with these thresholds');
+    expect(help).toContain("The API's own threat level counts only for an IP without a score.");
+  });
+
+  it('gives every input a type the shared form styles cover (the "Open in …" names had none)', async () => {
+    const root = await mount(<OptionsApp />, services());
+    const css = (await import('node:fs')).readFileSync('components/ui.css', 'utf8');
+    const inputs = [...root.querySelectorAll('input')];
+    expect(inputs.filter((i) => i.classList.contains('pivot-name')).length).toBeGreaterThan(0);
+    for (const input of inputs) {
+      const type = input.getAttribute('type');
+      expect(type, input.outerHTML).not.toBeNull();
+      if (!['checkbox', 'radio', 'file'].includes(type!)) expect(css).toContain(`input[type='${type}']`);
+    }
+  });
+
   it('shows and hides the key', async () => {
     const root = await mount(<OptionsApp />, services({ apiKey: 'demo-key-0001' }));
     await click(button(root, 'Show key'));

@@ -36,7 +36,7 @@ describe('export rows', () => {
       severity: 'whitelisted',
       status: 'found',
       score: 92.5,
-      threat_level: 'CRITICAL',
+      api_threat_level: 'CRITICAL',
       total_hits: 10,
       last_attack: '2025-01-14T09:37:40.000Z',
       whitelist_description: 'Tor exit',

@@ -49,6 +49,13 @@ describe('ip rows', () => {
     expect(ips(filterRows(rows, { severity: 'skipped', text: 'private' }, T))).toEqual(['10.0.0.1']);
   });
 
+  it('filters by the severity shown, never by the API threat level the row does not show', () => {
+    const suspicious: IpRow = { ip: '45.155.205.233', count: 1, result: found('45.155.205.233', { score: 55, threatLevel: 'MEDIUM' }) };
+    expect(ips(filterRows([suspicious], { severity: 'high', text: '' }, T))).toEqual(['45.155.205.233']);
+    expect(ips(filterRows([suspicious], { severity: 'all', text: 'medium' }, T))).toEqual([]);
+    expect(ips(filterRows([suspicious], { severity: 'all', text: 'high' }, T))).toEqual(['45.155.205.233']);
+  });
+
   it('cycles a column through its first direction, the other, then back to risk order', () => {
     const first = nextSort(null, 'score');
     expect(first).toEqual({ column: 'score', direction: 'desc' });
