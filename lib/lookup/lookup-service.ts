@@ -712,10 +712,8 @@ export class LookupService {
     this.batcher.kick();
     if (endpoint !== BULK_ENDPOINT || !this.circuit) return;
     const view = this.circuit.view(BULK_ENDPOINT);
-    if (view.state === 'closed') {
-      if (!this.circuit.troubled().length) this.noteSuccess();
-      return;
-    }
+    // Closed by an answer: its caller announces the recovery once the answers are cached.
+    if (view.state === 'closed') return;
     const at = view.retryAt ?? this.clock.now();
     if (at >= this.probeTimerAt) return;
     if (this.probeTimer !== null) this.clock.clearTimeout(this.probeTimer);

@@ -48,8 +48,6 @@ export async function sendBulk(
     if (lostAnswers) for (const ip of ips) if (lostAnswers.verdict(ip, identity).kind === 'reask') lostAnswers.reasked(ip);
     const bulk = await client.checkIpBulk(ips);
     guard.charge(costOfBulk(bulk), identity);
-    if (bulk.failure) noteFailure(new ApiError(bulk.failure));
-    else if (context.client() === client) context.noteSuccess();
     const outcomes = new Map<string, LookupResult>();
     for (const item of bulk.items) {
       if (item.status === 'error' && item.unreadable) {
@@ -68,7 +66,12 @@ export async function sendBulk(
             : ({ ip: item.ip, status: 'not-found', detailed: false } as const);
         outcomes.set(item.ip, cache.answer(answer, generation));
       }
+      if (item.status !== 'error' || item.unreadable) lostAnswers?.answered(item.ip);
     }
+    // Only now, with the answers cached and no longer held as lost: a recovery announced by
+    // this success makes pages ask again, and they must find these answers.
+    if (bulk.failure) noteFailure(new ApiError(bulk.failure));
+    else if (context.client() === client) context.noteSuccess();
     return { kind: 'done', outcomes };
   } catch (error) {
     const apiError = asApiError(error);

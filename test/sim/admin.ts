@@ -12,7 +12,7 @@
 import type { ServerResponse } from 'node:http';
 import type { SimFaults } from './faults';
 import type { KeyPatch, KeyStore } from './keys';
-import { isProfileName, PROFILE_NAMES } from './profiles';
+import { ALL_PROFILE_NAMES, isProfileName } from './profiles';
 import type { Simulator } from './types';
 
 export interface AdminRequest {
@@ -50,7 +50,7 @@ export function handleAdmin(sim: Simulator, store: KeyStore, request: AdminReque
       return send(200, { key: sim.setKey(key, patch as KeyPatch) });
     }
     case 'POST /__sim/profile': {
-      if (!isProfileName(body.name)) return send(400, { error: `name must be one of ${PROFILE_NAMES.join(', ')}` });
+      if (!isProfileName(body.name)) return send(400, { error: `name must be one of ${ALL_PROFILE_NAMES.join(', ')}` });
       sim.setProfile(body.name);
       return send(200, { profile: sim.profile });
     }

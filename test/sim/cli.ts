@@ -4,7 +4,7 @@
  * on Ctrl-C / SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { isProfileName, PROFILE_NAMES, PROFILES } from './profiles';
+import { ALL_PROFILE_NAMES, isProfileName, PROFILES } from './profiles';
 import { startSimulator } from './server';
 
 const { values } = parseArgs({
@@ -26,7 +26,7 @@ if (notFoundMode !== undefined && notFoundMode !== '404' && notFoundMode !== 'cl
 }
 const profile = values.profile;
 if (!isProfileName(profile)) {
-  console.error(`--profile must be one of ${PROFILE_NAMES.join(', ')}, not "${profile}"`);
+  console.error(`--profile must be one of ${ALL_PROFILE_NAMES.join(', ')}, not "${profile}"`);
   process.exit(2);
 }
 const port = Number(values.port);

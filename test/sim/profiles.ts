@@ -14,12 +14,35 @@
  * - `org-pool`: the demo key has no limit of its own (`max_api_requests: null`) and draws on an
  *   organisation pool of 1,000 that a sibling key's own limit (300) is allocated from, so
  *   `available_api_key_quota` (700) is not what remains.
+ *
+ * Half-broken profiles (`HALF_BROKEN_PROFILE_NAMES`): the spec's answers, but the bulk endpoint
+ * fails for as long as the profile is in force while the free `/account` answers at once, the
+ * most common way a real API degrades (a busy gateway during an incident):
+ * - `half-broken-slow`: bulk serves and bills each call on arrival, then answers after 17 s
+ *   (past the client's 15 s timeout), whether or not the client still listens;
+ * - `half-broken-503`: bulk answers a gateway's HTML 503 (not billed);
+ * - `half-broken-429`: bulk answers 429 without Retry-After (billed 1, as every 429);
+ * - `half-broken-429-retry-after`: the same with `Retry-After: 120`.
  */
 import type { NotFoundMode } from './endpoints';
 import { DEMO_KEY, type SimKeyConfig, type SimOrganization } from './keys';
 
+/** Answer profiles: every endpoint works; they differ in how answers are spelled. */
 export const PROFILE_NAMES = ['spec', 'docs', 'odd', 'org-pool'] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
+export const HALF_BROKEN_PROFILE_NAMES = ['half-broken-slow', 'half-broken-503', 'half-broken-429', 'half-broken-429-retry-after'] as const;
+/** Every profile, for walks that must hold under all of them (the screen text, the CLI). */
+export const ALL_PROFILE_NAMES = [...PROFILE_NAMES, ...HALF_BROKEN_PROFILE_NAMES] as const;
+export type ProfileName = (typeof ALL_PROFILE_NAMES)[number];
+export type HalfBrokenProfileName = (typeof HALF_BROKEN_PROFILE_NAMES)[number];
+
+/** How the bulk endpoint fails under a half-broken profile (nothing else does). */
+export type BulkBreakage =
+  | { mode: 'slow'; latencyMs: number }
+  | { mode: '503' }
+  | { mode: '429'; retryAfterSeconds?: number };
+
+/** The latency of `half-broken-slow`: past the client's 15 s timeout, as seen in the field. */
+export const HALF_BROKEN_SLOW_MS = 17_000;
 
 export interface SimProfile {
   name: ProfileName;
@@ -44,6 +67,8 @@ export interface SimProfile {
   /** Keys and organisations replacing the defaults' entries of the same key / id. */
   keys?: SimKeyConfig[];
   organizations?: SimOrganization[];
+  /** Half-broken profiles: how `/checkIP/bulk` fails while every other endpoint works. */
+  bulkBreakage?: BulkBreakage;
 }
 
 const SPEC: SimProfile = {
@@ -96,10 +121,14 @@ export const PROFILES: Record<ProfileName, SimProfile> = {
     ],
     organizations: [{ id: 'org-pool', maxApiRequests: 1000, source: 'partner_status' }],
   },
+  'half-broken-slow': { ...SPEC, name: 'half-broken-slow', bulkBreakage: { mode: 'slow', latencyMs: HALF_BROKEN_SLOW_MS } },
+  'half-broken-503': { ...SPEC, name: 'half-broken-503', bulkBreakage: { mode: '503' } },
+  'half-broken-429': { ...SPEC, name: 'half-broken-429', bulkBreakage: { mode: '429' } },
+  'half-broken-429-retry-after': { ...SPEC, name: 'half-broken-429-retry-after', bulkBreakage: { mode: '429', retryAfterSeconds: 120 } },
 };
 
 export function isProfileName(value: unknown): value is ProfileName {
-  return typeof value === 'string' && (PROFILE_NAMES as readonly string[]).includes(value);
+  return typeof value === 'string' && (ALL_PROFILE_NAMES as readonly string[]).includes(value);
 }
 
 /** The defaults with the profile's keys and organisations put over them. */

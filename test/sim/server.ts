@@ -23,7 +23,7 @@ import { IpLog, ipsOfRequest } from './ip-log';
 import { DEFAULT_KEYS, DEFAULT_ORGANIZATIONS, KeyStore } from './keys';
 import { isProfileName, mergeById, PROFILES, type ProfileName, type SimProfile } from './profiles';
 import { notFound, serveStatic } from './static';
-import type { RequestLogEntry, Simulator, SimulatorOptions } from './types';
+import type { RequestLogEntry, Simulator, SimulatorOptions, SimTimers } from './types';
 import { errorBody, MESSAGES, testKeyMissingBody } from './wire';
 
 export type { RequestLogEntry, Simulator, SimulatorOptions } from './types';
@@ -56,6 +56,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     );
   };
   if (options.profile) useProfile(options.profile);
+  let timers: SimTimers = options.timers ?? REAL_TIMERS;
   const faults = new FaultStore();
   if (options.faults) faults.set(structuredClone(options.faults));
   const log: RequestLogEntry[] = [];
@@ -68,7 +69,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, endpointPath: string, url: URL, rawBody: string) {
     const latency = faults.latencyFor(endpointPath);
-    if (latency > 0 && !(await delay(latency, res))) return;
+    if (latency > 0 && !(await delay(latency, res, timers))) return;
 
     const { key, auth } = extractKey(req);
     const asks = ipLog.asked(endpointPath, ipsOfRequest(endpointPath, url.searchParams, parseJson(rawBody)));
@@ -101,6 +102,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return finish({ status: 403, body: errorBody(403, message), cost: 0 });
     }
     if (req.method !== endpoint.method) return finish({ status: 405, body: errorBody(405, MESSAGES.methodNotAllowed), cost: 1 });
+
+    const breakage = endpointPath === '/checkIP/bulk' ? profile.bulkBreakage : undefined;
+    if (breakage?.mode === '503') {
+      const content = '<!doctype html><html><head><title>503 Service Unavailable</title></head><body><h1>503 Service Unavailable</h1></body></html>';
+      return finish({ status: 503, text: { contentType: 'text/html; charset=utf-8', content }, cost: 0 });
+    }
+    if (breakage?.mode === '429') {
+      const headers: Record<string, string> = breakage.retryAfterSeconds !== undefined ? { 'Retry-After': String(breakage.retryAfterSeconds) } : {};
+      return finish({ status: 429, body: errorBody(429, MESSAGES.rateLimited), cost: 1 }, undefined, headers);
+    }
+    if (breakage?.mode === 'slow') {
+      // Served and billed on arrival; the answer leaves after the latency, if anyone still listens.
+      const reply = serve();
+      if (reply.cost > 0) store.charge(key, reply.cost);
+      if (!(await delay(breakage.latencyMs, res, timers))) {
+        record({ ...entry, cost: reply.cost, ips: reply.ips ?? 0 });
+        return;
+      }
+      return finish({ ...reply, cost: 0 }, undefined, {}, reply.cost);
+    }
 
     const fault = faults.consume(endpointPath);
     if (fault?.type === 'redirect') {
@@ -238,6 +259,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     ipLog,
     setFaults: (f) => faults.set(structuredClone(f)),
+    useTimers: (t) => void (timers = t ?? options.timers ?? REAL_TIMERS),
     clearFaults: () => faults.clear(),
     faults: () => faults.current(),
     setKey: (key, patch) => store.set(key, patch),
@@ -288,15 +310,20 @@ function parseJson(text: string): unknown {
   }
 }
 
+const REAL_TIMERS: SimTimers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+};
+
 /** Resolves false when the client went away during the wait (its timeout fired). */
-function delay(ms: number, res: ServerResponse): Promise<boolean> {
+function delay(ms: number, res: ServerResponse, timers: SimTimers): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       res.off('close', onClose);
       resolve(true);
     }, ms);
     const onClose = () => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       resolve(false);
     };
     res.once('close', onClose);

@@ -28,6 +28,13 @@ export interface SimulatorOptions {
   faults?: SimFaults;
   /** Most recent log entries kept. Default 10,000. */
   logLimit?: number;
+  /** Timers for latencies (the real ones by default; tests of simulated minutes pass a fake clock). */
+  timers?: SimTimers;
+}
+
+export interface SimTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 export interface RequestLogEntry {
@@ -68,6 +75,8 @@ export interface Simulator {
   /** Which IPs each lookup request asked about and when 2xx answers went out (see ip-log.ts). */
   readonly ipLog: IpLog;
   setFaults(faults: SimFaults): void;
+  /** Latencies wait on these timers from now on (null: back to those the simulator started with). */
+  useTimers(timers: SimTimers | null): void;
   clearFaults(): void;
   faults(): SimFaults;
   /** Creates or updates a key (usage, limit, expiry...). */
