@@ -10,6 +10,7 @@ import { createLookupHandlers } from '@/lib/background/lookup-handlers';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { sessionValue } from '@/lib/background/session-value';
 import { createPivotHandlers } from '@/lib/background/pivot-handlers';
+import { createStixHandlers } from '@/lib/background/stix-handlers';
 import { createSettingsHandlers } from '@/lib/background/settings-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
@@ -27,12 +28,13 @@ export default defineBackground(() => {
   const frameAsks = new FrameAsks({ store: sessionValue(browser.storage.session, 'frameAsks') });
   const lookupHandlers = createLookupHandlers({}, { frameAsks });
   const pivotHandlers = createPivotHandlers();
-  const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks, pivots: pivotHandlers });
+  const stixHandlers = createStixHandlers({ lookup: lookupHandlers.service, frameAsks });
+  const pageHandlers = createPageHandlers({ lookup: lookupHandlers.service, frameAsks, pivots: pivotHandlers, stix: stixHandlers });
   const displayHandlers = createDisplayHandlers();
   const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service, frameAsks });
   const settingsHandlers = createSettingsHandlers();
   const route = createRouter(
-    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers, ...pivotHandlers.handlers, ...settingsHandlers.handlers },
+    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers, ...pivotHandlers.handlers, ...settingsHandlers.handlers, ...stixHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));

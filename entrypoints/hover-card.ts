@@ -6,7 +6,12 @@
  */
 import { createHoverCard } from '@/components/hover-card/card-mount';
 import { publishCardFactory } from '@/components/hover-card/lazy-card';
+import { backgroundConnector } from '@/lib/background-connector';
+import { nativeRuntime } from '@/lib/native-runtime';
 
 export default defineUnlistedScript(() => {
-  publishCardFactory(createHoverCard);
+  // "Copy as STIX" is wired here, in the card's own bundle, not by the content script, whose
+  // every byte is paid by each scanned page.
+  const send = backgroundConnector(nativeRuntime);
+  publishCardFactory((deps) => createHoverCard({ copyStix: (ip) => send('cs:copy-stix', { ip }), ...deps }));
 });

@@ -82,6 +82,11 @@ export const messageSchemas = {
   'cs:get-pivots': z.object({}).strict(),
   /** Open `ip` in one service; the background builds the URL and opens the tab. */
   'cs:open-pivot': z.object({ ip, pivotId: z.string().regex(PIVOT_ID) }).strict(),
+  /**
+   * The card's "Copy as STIX": a STIX 2.1 bundle of one IP this frame was told about, built in
+   * the background from its own answer (lib/background/stix-handlers.ts).
+   */
+  'cs:copy-stix': z.object({ ip }).strict(),
   // ----- to the content script of a tab -----
   'tab:get-page-ips': z.object({}).strict(),
   'tab:show-lookup': z.object({ text: z.string().max(MAX_SHOW_LOOKUP_TEXT) }).strict(),
@@ -129,6 +134,8 @@ export interface MessageReplies {
   'cs:open-subnet-check': { opened: true };
   'cs:get-pivots': { pivots: PivotChoice[] };
   'cs:open-pivot': { opened: true };
+  /** The bundle's JSON text, and how many indicators it holds (0 or 1). */
+  'cs:copy-stix': { text: string; indicators: number };
   /** `scanning`: the scan or its lookups are still running, so the list may still grow. */
   /** `limited`: the page was past its limits (too many IPs): only what is on screen is marked. */
   'tab:get-page-ips': { url: string; title: string; ips: PageIp[]; scanning: boolean; limited?: boolean };

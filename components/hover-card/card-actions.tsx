@@ -1,7 +1,8 @@
 /**
  * The buttons under a card's reputation: "Details" (a detailed lookup that costs one API
  * request, so the button says so), "Copy IP", "Copy defanged" (`1[.]2[.]3[.]4`, safe to paste
- * into a ticket or chat without becoming a link), and "Check 203.0.113.0/24", which opens the
+ * into a ticket or chat without becoming a link), "Copy as STIX" (a STIX 2.1 bundle the
+ * background builds), and "Check 203.0.113.0/24", which opens the
  * extension's subnet check where the analyst sees the cost and the quota left and confirms.
  */
 import type { LookupResult } from '@/lib/lookup/types';
@@ -24,6 +25,10 @@ export interface CardActionsProps {
   onDetails: () => void;
   onCopy: () => void;
   onCopyDefanged: () => void;
+  copiedStix?: boolean;
+  stixError?: string | null;
+  /** Absent: no "Copy as STIX" button. */
+  onCopyStix?: (() => void) | undefined;
   /** The /24 (/120) that holds the IP; null: no subnet check offered. */
   block?: string | null;
   blockError?: string | null;
@@ -39,6 +44,9 @@ export function CardActions({
   onDetails,
   onCopy,
   onCopyDefanged,
+  copiedStix,
+  stixError,
+  onCopyStix,
   block,
   blockError,
   onCheckBlock,
@@ -63,6 +71,11 @@ export function CardActions({
       <button type="button" class="copy-defanged" onClick={onCopyDefanged} title="Copy with [.] and [:], so it cannot become a link">
         {copiedDefanged ? 'Copied defanged' : 'Copy defanged'}
       </button>
+      {onCopyStix && (
+        <button type="button" class="copy-stix" onClick={onCopyStix} title="A STIX 2.1 bundle for OpenCTI, TheHive or MISP (no page address)">
+          {copiedStix ? 'Copied STIX' : 'Copy as STIX'}
+        </button>
+      )}
       {block && onCheckBlock && (
         <>
           <button type="button" class="check-block" onClick={onCheckBlock} aria-describedby={blockCostId}>
@@ -76,6 +89,11 @@ export function CardActions({
       {blockError && (
         <p class="status error" role="alert">
           {blockError}
+        </p>
+      )}
+      {stixError && (
+        <p class="status error" role="alert">
+          {stixError}
         </p>
       )}
       {details.state === 'error' && (

@@ -39,6 +39,9 @@ export function HoverCard(props: HoverCardProps) {
               blockError={e.blockError}
               onCheckBlock={() => onCheckBlock(e.ip)}
               onCopyDefanged={() => props.onCopyDefanged(e.ip)}
+              copiedStix={e.copiedStix}
+              stixError={e.stixError}
+              onCopyStix={props.onCopyStix ? () => props.onCopyStix!(e.ip) : undefined}
             />
             <CardPivots ip={e.ip} pivots={props.pivots} onPivot={(id) => props.onPivot(e.ip, id)} />
           </IpView>

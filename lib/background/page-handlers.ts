@@ -16,6 +16,7 @@ import { FrameAsks } from './frame-asks';
 import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
 import { injectCard, injectContentScript, type InjectApi } from './inject-content-script';
 import type { PivotService } from './pivot-handlers';
+import type { StixService } from './stix-handlers';
 import { createSiteRegistration, type RegistrationApi, type SitesSetting } from './site-registration';
 
 export type PageMessageType = 'ui:set-site-scanning' | 'ui:scan-tab' | 'cs:page-summary' | 'cs:load-card';
@@ -40,6 +41,8 @@ export interface PageBrowserApi extends MenuApi {
   runtime: { onInstalled: { addListener(cb: () => void): void } };
   /** tab:show-lookup to one frame of a tab. */
   showLookup(tabId: number, frameId: number, text: string): Promise<void>;
+  /** Writes text to the clipboard from one frame of a tab; false when the page refused. */
+  copyInFrame(tabId: number, frameId: number, text: string): Promise<boolean>;
 }
 
 export interface PageHandlerDeps {
@@ -53,10 +56,38 @@ export interface PageHandlerDeps {
   frameAsks?: FrameAsks;
   /** The "Open IP in" entries of the context menu (none without it). */
   pivots?: PivotService;
+  /** "Copy IP as STIX 2.1" (the entry does nothing without it). */
+  stix?: StixService;
+}
+
+/**
+ * Runs in the page's frame (scripting.executeScript with `func`: it must hold no outer
+ * reference). The Clipboard API where the page allows it; else a textarea in a closed shadow
+ * root of our own, taken out again at once, and the old copy command.
+ */
+async function writeClipboardInPage(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const host = document.createElement('span');
+    const area = document.createElement('textarea');
+    area.value = text;
+    host.attachShadow({ mode: 'closed' }).append(area);
+    document.documentElement.append(host);
+    try {
+      area.select();
+      return document.execCommand('copy');
+    } catch {
+      return false;
+    } finally {
+      host.remove();
+    }
+  }
 }
 
 export function browserPageApi(): PageBrowserApi {
-  const b = browser as unknown as Omit<PageBrowserApi, 'session' | 'showLookup'> & {
+  const b = browser as unknown as Omit<PageBrowserApi, 'session' | 'showLookup' | 'copyInFrame'> & {
     storage: { session: NonNullable<BadgeApi['session']> };
   };
   return {
@@ -71,6 +102,10 @@ export function browserPageApi(): PageBrowserApi {
     async showLookup(tabId, frameId, text) {
       const reply = await sendToTab(tabId, 'tab:show-lookup', { text }, frameId);
       if (!reply.ok) throw new Error(reply.error.message);
+    },
+    async copyInFrame(tabId, frameId, text) {
+      const [first] = await browser.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func: writeClipboardInPage, args: [text] });
+      return first?.result === true;
     },
   };
 }
@@ -109,6 +144,19 @@ export function createPageHandlers(deps: PageHandlerDeps) {
     const ip = findIps(text)[0]?.ip;
     if (!ip || !deps.pivots) return lookupSelection(tabId, frameId, '');
     await deps.pivots.open(pivotId, ip, tabId);
+  }
+
+  /**
+   * "Copy IP as STIX 2.1": the selection's first IP, looked up as a manual lookup, its bundle
+   * built here and written to the clipboard from the page's frame. A page that refuses the
+   * clipboard (no focus, a plain-http console) gets the selection card instead, whose
+   * "Copy as STIX" button copies on the analyst's click.
+   */
+  async function copySelectionAsStix(tabId: number, frameId: number, text: string): Promise<void> {
+    if (!deps.stix) return;
+    const built = await deps.stix.stixForSelection(text, (t) => findIps(t)[0]?.ip).catch(() => null);
+    const copied = built ? await api.copyInFrame(tabId, frameId, built.text).catch(() => false) : false;
+    if (!copied) await lookupSelection(tabId, frameId, text);
   }
 
   async function refreshMenus(): Promise<void> {
@@ -151,6 +199,9 @@ export function createPageHandlers(deps: PageHandlerDeps) {
       if (action?.kind === 'scan-page') void injectContentScript(api, action.tabId).catch(() => undefined);
       if (action?.kind === 'lookup-selection') {
         void lookupSelection(action.tabId, action.frameId, action.text).catch(() => undefined);
+      }
+      if (action?.kind === 'copy-stix') {
+        void copySelectionAsStix(action.tabId, action.frameId, action.text).catch(() => undefined);
       }
       if (action?.kind === 'pivot') {
         void openSelectionIn(action.tabId, action.frameId, action.pivotId, action.text).catch(() => undefined);

@@ -42,6 +42,8 @@ export interface CardStoreDeps {
   pivots?: () => Promise<Reply<{ pivots: PivotChoice[] }>>;
   /** `cs:open-pivot`: the background opens the service's page for the IP in a new tab. */
   openPivot?: (ip: string, pivotId: string) => Promise<Reply<{ opened: true }>>;
+  /** `cs:copy-stix`: the background builds the IP's STIX 2.1 bundle (the card only copies it). */
+  copyStix?: (ip: string) => Promise<Reply<{ text: string; indicators: number }>>;
   signal: AbortSignal;
   hoverTiming?: { restMs?: number; openDelayMs?: number; closeDelayMs?: number };
   /** Where the pointer rests as the card starts (see createLazyCard). */
@@ -61,6 +63,10 @@ export interface CardEntry {
   blockError: string | null;
   /** "Copy defanged" (`1[.]2[.]3[.]4`) just copied. */
   copiedDefanged: boolean;
+  /** "Copy as STIX" just copied. */
+  copiedStix: boolean;
+  /** Why "Copy as STIX" did not copy, if it did not. */
+  stixError: string | null;
 }
 
 /** What the card shows, and what its buttons do. */
@@ -78,6 +84,8 @@ export interface CardView {
   /** Opens the subnet check of the entry's block in the extension (nothing is paid from the page). */
   onCheckBlock: (ip: string) => void;
   onCopyDefanged: (ip: string) => void;
+  /** Absent: no "Copy as STIX" button. */
+  onCopyStix?: (ip: string) => void;
   onPivot: (ip: string, pivotId: string) => void;
   onClose: () => void;
 }
@@ -116,7 +124,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
   const { lens, signal } = deps;
   let mode: CardMode | null = null;
   const details = new Map<string, DetailsState>();
-  const copied = new Map<string, 'plain' | 'defanged'>();
+  const copied = new Map<string, 'plain' | 'defanged' | 'stix'>();
+  const stixErrors = new Map<string, string>();
   let pivots: PivotChoice[] = [];
   let pivotsLoading: Promise<void> | null = null;
   let pivotError: string | null = null;
@@ -157,6 +166,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       details: details.get(ip) ?? { state: 'idle' },
       copied: copied.get(ip) === 'plain',
       copiedDefanged: copied.get(ip) === 'defanged',
+      copiedStix: copied.get(ip) === 'stix',
+      stixError: stixErrors.get(ip) ?? null,
       block: blockOfIp(ip),
       blockError: blockErrors.get(ip) ?? null,
     }));
@@ -173,6 +184,7 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       onDetails: (ip) => void askDetails(ip),
       onCopy: (ip) => void copy(ip, 'plain'),
       onCopyDefanged: (ip) => void copy(ip, 'defanged'),
+      ...(deps.copyStix ? { onCopyStix: (ip: string) => void copyStix(ip) } : {}),
       onPivot: (ip, id) => void openPivot(ip, id),
       onCheckBlock: (ip) => void checkBlock(ip),
       onClose: () => close(),
@@ -183,6 +195,7 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
     mode = next;
     details.clear();
     copied.clear();
+    stixErrors.clear();
     blockErrors.clear();
     pivotError = null;
     surface.attach();
@@ -233,9 +246,27 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
     paint();
   }
 
-  async function copy(ip: string, form: 'plain' | 'defanged'): Promise<void> {
-    const ok = await surface.copy(form === 'plain' ? ip : defangIp(ip));
-    if (!ok) return;
+  /** The bundle comes from the background (the builders and uuid never load in a page). */
+  async function copyStix(ip: string): Promise<void> {
+    if (!deps.copyStix) return;
+    stixErrors.delete(ip);
+    const reply = await deps.copyStix(ip);
+    if (!reply.ok) {
+      stixErrors.set(ip, `Could not copy as STIX: ${reply.error.message}`);
+      paint();
+      return;
+    }
+    await copy(ip, 'stix', reply.value.text);
+  }
+
+  async function copy(ip: string, form: 'plain' | 'defanged' | 'stix', text?: string): Promise<void> {
+    const ok = await surface.copy(text ?? (form === 'plain' ? ip : defangIp(ip)));
+    if (!ok) {
+      if (form !== 'stix') return;
+      stixErrors.set(ip, 'Could not write to the clipboard: click the page, then try again.');
+      paint();
+      return;
+    }
     copied.set(ip, form);
     paint();
     setTimeout(() => {

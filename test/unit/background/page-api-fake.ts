@@ -24,6 +24,9 @@ export function fakePageApi(options: { granted?: string[] } = {}) {
   const menus: { id: string; title: string; contexts: string[] }[] = [];
   const injections: { tabId: number; allFrames?: boolean; frameIds?: number[] }[] = [];
   const shown: { tabId: number; frameId: number; text: string }[] = [];
+  const copied: { tabId: number; frameId: number; text: string }[] = [];
+  /** What copyInFrame answers: the page may refuse the clipboard. */
+  const clipboard = { allowed: true };
   const events = {
     onInstalled: event<[]>(),
     onClicked: event<[{ menuItemId: string; selectionText?: string; frameId?: number }, { id?: number } | undefined]>(),
@@ -80,8 +83,12 @@ export function fakePageApi(options: { granted?: string[] } = {}) {
     tabs: { onUpdated: events.onUpdated, onRemoved: events.onRemoved },
     runtime: { onInstalled: events.onInstalled },
     showLookup: vi.fn(async (tabId: number, frameId: number, text: string) => void shown.push({ tabId, frameId, text })),
+    copyInFrame: vi.fn(async (tabId: number, frameId: number, text: string) => {
+      if (clipboard.allowed) copied.push({ tabId, frameId, text });
+      return clipboard.allowed;
+    }),
   };
-  return { api, granted, registered, badges, session, menus, injections, shown, events };
+  return { api, granted, registered, badges, session, menus, injections, shown, copied, clipboard, events };
 }
 
 export function memorySites(initial: string[] = []) {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MENU_LOOKUP_SELECTION, MENU_SCAN_PAGE } from '@/lib/background/context-menu';
+import { MENU_COPY_STIX, MENU_LOOKUP_SELECTION, MENU_SCAN_PAGE } from '@/lib/background/context-menu';
 import { FrameAsks } from '@/lib/background/frame-asks';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { SITES_SCRIPT_ID } from '@/lib/background/site-registration';
@@ -135,6 +135,7 @@ describe('page handlers', () => {
     expect(fake.menus.map((m) => [m.id, m.contexts])).toEqual([
       [MENU_SCAN_PAGE, ['page', 'frame']],
       [MENU_LOOKUP_SELECTION, ['selection']],
+      [MENU_COPY_STIX, ['selection']],
     ]);
     fake.events.onClicked.fire({ menuItemId: MENU_SCAN_PAGE }, { id: 3 });
     fake.events.onCommand.fire('scan-page', { id: 4 });

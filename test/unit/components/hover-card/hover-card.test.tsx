@@ -56,6 +56,8 @@ const entry = (ip: string, result?: LookupResult, extra: Partial<CardEntry> = {}
   block: null,
   blockError: null,
   copiedDefanged: false,
+  copiedStix: false,
+  stixError: null,
   ...extra,
 });
 

@@ -174,6 +174,31 @@ describe('card store', () => {
     expect(failing.views.length).toBe(painted);
   });
 
+  it('copies the STIX bundle the background built, and says why when it cannot', async () => {
+    const surface = fakeSurface();
+    const copied: string[] = [];
+    surface.copy = async (text) => (copied.push(text), true);
+    const abort = new AbortController();
+    aborts.push(abort);
+    const copyStix = vi.fn(async (ip: string): Promise<Reply<{ text: string; indicators: number }>> =>
+      ip === '8.8.8.8' ? { ok: true, value: { text: '{"type":"bundle"}', indicators: 0 } } : { ok: false, error: { kind: 'internal', message: 'This page did not ask about that IP.' } },
+    );
+    const card = createCardStore({ lens: fakeLens(), findIps, lookupDetailed: vi.fn(), copyStix, signal: abort.signal }, surface);
+    card.showForSelection('8.8.8.8 and 1.1.1.1');
+    last(surface.views).onCopyStix!('8.8.8.8');
+    await vi.waitFor(() => expect(copied).toEqual(['{"type":"bundle"}']));
+    expect(last(surface.views).entries[0]).toMatchObject({ ip: '8.8.8.8', copiedStix: true, stixError: null });
+    last(surface.views).onCopyStix!('1.1.1.1');
+    await vi.waitFor(() => expect(last(surface.views).entries[1]!.stixError).toBe('Could not copy as STIX: This page did not ask about that IP.'));
+    expect(copied).toHaveLength(1);
+  });
+
+  it('offers no "Copy as STIX" without the background\'s builder', () => {
+    const surface = fakeSurface();
+    start(fakeLens(), surface).showForSelection('8.8.8.8');
+    expect(last(surface.views).onCopyStix).toBeUndefined();
+  });
+
   it('closes when stopped', () => {
     const surface = fakeSurface();
     const abort = new AbortController();
