@@ -17,7 +17,7 @@ export const UNLIMITED_KEY = 'unlimited-key';
 
 /** The bits of `chrome.*` these helpers call inside extension pages (no @types/chrome here). */
 declare const chrome: {
-  storage: { local: { set(items: Record<string, unknown>): Promise<void> } };
+  storage: { local: { set(items: Record<string, unknown>): Promise<void> }; managed: { get(): Promise<unknown> } };
   runtime: { sendMessage(message: unknown): Promise<never> };
 };
 
@@ -56,6 +56,12 @@ export async function configure(context: BrowserContext, extensionId: string, si
       ([baseUrl, key]) => chrome.storage.local.set({ apiBaseUrl: baseUrl, apiKey: key }),
       [sim.baseUrl, apiKey] as const,
     );
+    // Each test starts a new browser, and Chromium answers `storage.managed` only once its policy
+    // service has started: every call waits for that one moment, ~3 s after start here, and
+    // 12-21 s in about one run in four on a loaded machine. The background sends no lookup before
+    // it knows the organisation's policy (it may turn lookups off), so a test that times marks
+    // from a scan starts once the browser has.
+    await page.evaluate(() => chrome.storage.managed.get());
   } finally {
     await page.close();
   }

@@ -151,8 +151,8 @@ export class LookupQueue {
 
   /**
    * Forgets answers to IPs `keep` rejects (no longer on the page), once more than `max` are
-   * held: a console that shows new addresses for ever must not grow this map for ever (issue
-   * 15). Queued and in-flight IPs stay; a forgotten IP that comes back is asked again, and the
+   * held: a console that shows new addresses for ever must not grow this map for ever.
+   * Queued and in-flight IPs stay; a forgotten IP that comes back is asked again, and the
    * background answers it from its cache.
    */
   prune(keep: (ip: string) => boolean, max: number): void {
