@@ -106,6 +106,14 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     }
   });
 
+  // Whatever the upstream put in an answer, the organisation key never leaves in a response.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (typeof value === 'string' && upstream.scrubKey(value) !== value) reply.header(name, upstream.scrubKey(value));
+    }
+    return typeof payload === 'string' ? upstream.scrubKey(payload) : payload;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unknown';
     metrics.requests.inc({ route, status: String(reply.statusCode) });

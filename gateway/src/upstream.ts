@@ -25,6 +25,8 @@ export interface Upstream {
   account(signal?: AbortSignal): Promise<AccountInfo>;
   /** Removes the key (and anything that looks like a credential) from text bound for a client or a log. */
   redact(text: string): string;
+  /** Replaces only the key itself (as sent, URL-encoded or base64): the last guard on every response. */
+  scrubKey(text: string): string;
 }
 
 export function createUpstream(options: UpstreamOptions): Upstream {
@@ -37,11 +39,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+  const key = options.apiKey.trim();
+  const keyVariants = [...new Set([key, encodeURIComponent(key), Buffer.from(key).toString('base64')])].filter((v) => v.length >= 4);
   return {
     bulk: (ips, signal) => client.checkIpBulk(ips, withSignal(signal)),
     detailed: (ip, signal) => client.checkIp(ip, { detailed: true, ...withSignal(signal) }),
     subnet: (cidr, signal) => client.checkSubnet(cidr, withSignal(signal)),
     account: (signal) => client.account(withSignal(signal)),
     redact: (text) => redactSecrets(text, [options.apiKey], 2_000),
+    scrubKey: (text) => keyVariants.reduce((out, variant) => out.split(variant).join('[redacted]'), text),
   };
 }

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-const REDIS_CLI = process.env.REDIS_CLI ?? path.join(path.dirname(REDIS_SERVER), 'redis-cli');
+export const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
+const REDIS_CLI = process.env.REDIS_CLI ?? (REDIS_SERVER.includes('/') ? path.join(path.dirname(REDIS_SERVER), 'redis-cli') : 'redis-cli');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
