@@ -1,0 +1,128 @@
+/**
+ * The gateway's configuration, read from the environment once at start. Every variable is
+ * checked here, and a bad one stops the start with a message naming it, so an operator never
+ * finds a typo hours later as a strange behaviour.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from '../../lib/zod';
+
+const HOUR_S = 3600;
+
+export interface GatewayConfig {
+  upstreamUrl: string;
+  /** The organisation's key: held in memory, never logged, never sent to a client. */
+  upstreamKey: string;
+  /** One URL: a single Redis; several: the nodes of a Redis Cluster; empty: the embedded store. */
+  redisUrls: string[];
+  dataDir: string;
+  host: string;
+  port: number;
+  /** null: any chrome-extension:// or moz-extension:// origin. */
+  allowedOrigins: string[] | null;
+  ttls: { foundMs: number; notFoundMs: number; detailedMs: number };
+  /** Share of the organisation's limit automatic buying never spends. */
+  reservePercent: number;
+  /** Requests a token may make per minute before 429s. */
+  rateLimitPerMinute: number;
+  /** Private and reserved addresses go upstream only when the operator allows it. */
+  sendPrivate: boolean;
+  /** A claim's lease; extended while the upstream call runs. */
+  leaseMs: number;
+  upstreamTimeoutMs: number;
+  tls: { cert: string; key: string } | null;
+  logLevel: string;
+}
+
+const positiveSeconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('false').transform((v) => ['true', '1', 'yes'].includes(v));
+
+const envSchema = z.object({
+  GATEWAY_UPSTREAM_URL: z.url({ protocol: /^https?$/ }).default('https://ipswamp.com/api/v1'),
+  GATEWAY_UPSTREAM_KEY: z.string().trim().min(1).optional(),
+  GATEWAY_UPSTREAM_KEY_FILE: z.string().trim().min(1).optional(),
+  GATEWAY_REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((u) => u.trim()).filter(Boolean) : []))
+    .pipe(z.array(z.url({ protocol: /^rediss?$/, error: 'each URL must look like redis://host:port' }))),
+  GATEWAY_DATA_DIR: z.string().trim().min(1).default('.gateway-data'),
+  GATEWAY_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8790),
+  GATEWAY_ALLOWED_ORIGINS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((o) => o.trim()).filter(Boolean) : null)),
+  GATEWAY_TTL_FOUND_S: positiveSeconds(24 * HOUR_S),
+  GATEWAY_TTL_NOT_FOUND_S: positiveSeconds(6 * HOUR_S),
+  GATEWAY_TTL_DETAILED_S: positiveSeconds(7 * 24 * HOUR_S),
+  GATEWAY_RESERVE_PERCENT: z.coerce.number().min(0).max(100).default(10),
+  GATEWAY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  GATEWAY_SEND_PRIVATE: flag,
+  GATEWAY_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  GATEWAY_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  GATEWAY_TLS_CERT: z.string().trim().min(1).optional(),
+  GATEWAY_TLS_KEY: z.string().trim().min(1).optional(),
+  GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function readSecretFile(variable: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(`${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+}
+
+/**
+ * `needsKey: false` for the token commands, which never talk to the upstream. The messages
+ * name the variable and what was wrong, never the value (it may be a secret).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = true } = {}): GatewayConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+    throw new ConfigError(`Invalid gateway configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.GATEWAY_UPSTREAM_KEY && e.GATEWAY_UPSTREAM_KEY_FILE) {
+    throw new ConfigError('GATEWAY_UPSTREAM_KEY and GATEWAY_UPSTREAM_KEY_FILE are both set: set one.');
+  }
+  const upstreamKey = e.GATEWAY_UPSTREAM_KEY ?? (e.GATEWAY_UPSTREAM_KEY_FILE ? readSecretFile('GATEWAY_UPSTREAM_KEY_FILE', e.GATEWAY_UPSTREAM_KEY_FILE) : '');
+  if (needsKey && !upstreamKey) {
+    throw new ConfigError('GATEWAY_UPSTREAM_KEY (or GATEWAY_UPSTREAM_KEY_FILE) is required: the organisation\'s API key.');
+  }
+  if (!!e.GATEWAY_TLS_CERT !== !!e.GATEWAY_TLS_KEY) {
+    throw new ConfigError('GATEWAY_TLS_CERT and GATEWAY_TLS_KEY go together: set both or neither.');
+  }
+  const tls =
+    e.GATEWAY_TLS_CERT && e.GATEWAY_TLS_KEY
+      ? { cert: readSecretFile('GATEWAY_TLS_CERT', e.GATEWAY_TLS_CERT), key: readSecretFile('GATEWAY_TLS_KEY', e.GATEWAY_TLS_KEY) }
+      : null;
+  return {
+    upstreamUrl: e.GATEWAY_UPSTREAM_URL.replace(/\/+$/, ''),
+    upstreamKey,
+    redisUrls: e.GATEWAY_REDIS_URL,
+    dataDir: e.GATEWAY_DATA_DIR,
+    host: e.GATEWAY_HOST,
+    port: e.GATEWAY_PORT,
+    allowedOrigins: e.GATEWAY_ALLOWED_ORIGINS,
+    ttls: {
+      foundMs: e.GATEWAY_TTL_FOUND_S * 1000,
+      notFoundMs: e.GATEWAY_TTL_NOT_FOUND_S * 1000,
+      detailedMs: e.GATEWAY_TTL_DETAILED_S * 1000,
+    },
+    reservePercent: e.GATEWAY_RESERVE_PERCENT,
+    rateLimitPerMinute: e.GATEWAY_RATE_LIMIT_PER_MINUTE,
+    sendPrivate: e.GATEWAY_SEND_PRIVATE,
+    leaseMs: e.GATEWAY_LEASE_MS,
+    upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_MS,
+    tls,
+    logLevel: e.GATEWAY_LOG_LEVEL,
+  };
+}

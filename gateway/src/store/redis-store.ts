@@ -1,0 +1,254 @@
+/**
+ * The shared store on Redis (one node) or a Redis Cluster (several node URLs).
+ *
+ * Key layout: every key of one IP carries the IP as its hash tag (`ipl:{1.2.3.4}:a`), so a
+ * script over an IP's claim and buying mark stays in one slot; the team ledger is one hash;
+ * tokens are one hash each plus one name index. No command spans two slots, and batches of
+ * IPs are pipelined single-key commands (node-redis routes each to its node).
+ */
+import { createClient, createCluster } from 'redis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
+
+type Client = ReturnType<typeof createClient> | ReturnType<typeof createCluster>;
+
+const PREFIX = 'ipl:';
+const CHANNEL = `${PREFIX}answered`;
+const LEDGER = `${PREFIX}ledger`;
+const TOKEN_NAMES = `${PREFIX}tokens`;
+/** A buying mark outlives any lease: it is only there to tell a waiter the last holder may have paid. */
+const BUYING_MARK_MS = 60 * 60 * 1000;
+
+export const keys = {
+  answer: (ip: string) => `${PREFIX}{${ip}}:a`,
+  info: (ip: string) => `${PREFIX}{${ip}}:i`,
+  claim: (kind: ClaimKind, ip: string) => `${PREFIX}{${ip}}:c:${kind}`,
+  buying: (kind: ClaimKind, ip: string) => `${PREFIX}{${ip}}:b:${kind}`,
+  token: (hash: string) => `${PREFIX}token:${hash}`,
+  usage: (day: string, name: string) => `${PREFIX}usage:${day}:${name}`,
+};
+
+/** SET NX PX, and says whether a buying mark of a vanished holder is there (both keys: one slot). */
+const CLAIM = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if redis.call('EXISTS', KEYS[2]) == 1 then return 2 end
+  return 1
+end
+return 0`;
+const EXTEND = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+/** Compare-and-delete: a holder whose lease ran out must not delete the next holder's claim. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  return 1
+end
+return 0`;
+const RESERVE = `
+local usage = tonumber(redis.call('HGET', KEYS[1], 'usage') or '0')
+local reserved = tonumber(redis.call('HGET', KEYS[1], 'reserved') or '0')
+local units = tonumber(ARGV[1])
+if ARGV[2] ~= '' and usage + reserved + units > tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], 'reserved', units)
+return 1`;
+const SETTLE = `
+redis.call('HINCRBY', KEYS[1], 'reserved', -tonumber(ARGV[1]))
+redis.call('HINCRBY', KEYS[1], 'usage', tonumber(ARGV[2]))
+if tonumber(redis.call('HGET', KEYS[1], 'reserved')) < 0 then redis.call('HSET', KEYS[1], 'reserved', 0) end
+return 1`;
+
+export interface RedisStoreOptions {
+  urls: string[];
+  /** Called on connection errors (the client reconnects by itself). */
+  onError?: (error: unknown) => void;
+}
+
+export async function openRedisStore(options: RedisStoreOptions): Promise<Store> {
+  const onError = options.onError ?? (() => {});
+  // Reconnect forever with a capped backoff: Redis coming back resumes sharing without a restart.
+  const socket = { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000), connectTimeout: 2_000 };
+  const cluster = options.urls.length > 1;
+  const client: Client = cluster
+    ? createCluster({ rootNodes: options.urls.map((url) => ({ url, socket })), defaults: { socket } })
+    : createClient({ url: options.urls[0]!, socket, disableOfflineQueue: true });
+  client.on('error', onError);
+  await client.connect();
+  const subscriber = cluster ? null : (client as ReturnType<typeof createClient>).duplicate();
+  subscriber?.on('error', onError);
+  await subscriber?.connect();
+  const limiters = new Map<string, RateLimiterRedis>();
+
+  const evalScript = (script: string, keyList: string[], args: (string | number)[]) =>
+    client.eval(script, { keys: keyList, arguments: args.map(String) }) as Promise<number>;
+
+  return {
+    kind: cluster ? 'redis-cluster' : 'redis',
+    async ping() {
+      if (cluster) await (client as ReturnType<typeof createCluster>).get(`${PREFIX}ping`);
+      else await (client as ReturnType<typeof createClient>).ping();
+    },
+    async close() {
+      await subscriber?.close().catch(() => {});
+      await client.close().catch(() => {});
+    },
+
+    async getAnswers(ips) {
+      const values = await Promise.all(ips.map((ip) => client.get(keys.answer(ip))));
+      const out = new Map<string, StoredAnswer>();
+      values.forEach((value, i) => {
+        if (typeof value === 'string') out.set(ips[i]!, JSON.parse(value) as StoredAnswer);
+      });
+      return out;
+    },
+    async putAnswers(entries) {
+      await Promise.all(entries.map(({ ip, answer, ttlMs }) => client.set(keys.answer(ip), JSON.stringify(answer), { expiration: { type: 'PX', value: ttlMs } })));
+    },
+    async getInfo(ip) {
+      const value = await client.get(keys.info(ip));
+      return typeof value === 'string' ? (JSON.parse(value) as StoredInfo) : null;
+    },
+    async putInfo(ip, info, ttlMs) {
+      await client.set(keys.info(ip), JSON.stringify(info), { expiration: { type: 'PX', value: ttlMs } });
+    },
+
+    async claim(kind, ip, owner, leaseMs): Promise<ClaimOutcome> {
+      const won = await evalScript(CLAIM, [keys.claim(kind, ip), keys.buying(kind, ip)], [owner, leaseMs]);
+      return won === 2 ? 'won-stale' : won === 1 ? 'won' : 'held';
+    },
+    async markBuying(kind, ips, owner) {
+      await Promise.all(ips.map((ip) => client.set(keys.buying(kind, ip), owner, { expiration: { type: 'PX', value: BUYING_MARK_MS } })));
+    },
+    async extendClaim(kind, ip, owner, leaseMs) {
+      return (await evalScript(EXTEND, [keys.claim(kind, ip)], [owner, leaseMs])) === 1;
+    },
+    async releaseClaim(kind, ip, owner) {
+      return (await evalScript(RELEASE, [keys.claim(kind, ip), keys.buying(kind, ip)], [owner])) === 1;
+    },
+    async claimed(kind, ips) {
+      const found = await Promise.all(ips.map((ip) => client.exists(keys.claim(kind, ip))));
+      return new Set(ips.filter((_, i) => found[i] === 1));
+    },
+
+    async publishAnswered(ips) {
+      if (ips.length) await client.publish(CHANNEL, JSON.stringify(ips));
+    },
+    async subscribeAnswered(listener) {
+      const onMessage = (message: string | Buffer) => {
+        try {
+          const ips = JSON.parse(String(message)) as unknown;
+          if (Array.isArray(ips)) listener(ips.filter((ip): ip is string => typeof ip === 'string'));
+        } catch {
+          // Not ours: ignored (waiters poll anyway).
+        }
+      };
+      if (subscriber) {
+        await subscriber.subscribe(CHANNEL, onMessage);
+        return async () => subscriber.unsubscribe(CHANNEL, onMessage).then(() => {});
+      }
+      const clusterClient = client as ReturnType<typeof createCluster>;
+      await clusterClient.subscribe(CHANNEL, onMessage);
+      return async () => clusterClient.unsubscribe(CHANNEL, onMessage).then(() => {});
+    },
+
+    async getLedger() {
+      const raw = await client.hGetAll(LEDGER);
+      if (!raw || raw.refreshedAt === undefined) return null;
+      return {
+        usage: Number(raw.usage ?? 0),
+        limit: raw.limit === undefined || raw.limit === '' ? null : Number(raw.limit),
+        reserved: Number(raw.reserved ?? 0),
+        refreshedAt: Number(raw.refreshedAt),
+        organizationId: raw.organizationId || null,
+      } satisfies LedgerState;
+    },
+    async setLedgerFromAccount({ usage, limit, organizationId, at }) {
+      await client.hSet(LEDGER, { usage: String(usage), limit: limit === null ? '' : String(limit), refreshedAt: String(at), organizationId: organizationId ?? '' });
+    },
+    async reserve(units, allowed) {
+      return (await evalScript(RESERVE, [LEDGER], [units, allowed === null ? '' : Math.floor(allowed)])) === 1;
+    },
+    async settle(reserved, spent) {
+      await evalScript(SETTLE, [LEDGER], [reserved, spent]);
+    },
+
+    async putToken(record) {
+      await client.hSet(keys.token(record.hash), serializeToken(record));
+      await client.hSet(TOKEN_NAMES, record.name, record.hash);
+    },
+    async tokenByHash(hash) {
+      const raw = await client.hGetAll(keys.token(hash));
+      return raw && raw.name ? parseToken(raw) : null;
+    },
+    async listTokens(day) {
+      const names = await client.hGetAll(TOKEN_NAMES);
+      const out: TokenState[] = [];
+      for (const [name, hash] of Object.entries(names ?? {})) {
+        const raw = await client.hGetAll(keys.token(hash));
+        if (!raw?.name) continue;
+        const usage = await client.get(keys.usage(day, name));
+        out.push({ ...parseToken(raw), lastUsedAt: raw.lastUsedAt ? Number(raw.lastUsedAt) : null, usageToday: Number(usage ?? 0) });
+      }
+      return out.sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async revokeToken(name) {
+      const hash = await client.hGet(TOKEN_NAMES, name);
+      if (!hash) return false;
+      await client.del(keys.token(hash));
+      await client.hDel(TOKEN_NAMES, name);
+      return true;
+    },
+    async recordUse(name, day, units, at) {
+      const hash = await client.hGet(TOKEN_NAMES, name);
+      if (hash) await client.hSet(keys.token(hash), 'lastUsedAt', String(at));
+      const key = keys.usage(day, name);
+      const usage = await client.incrBy(key, units);
+      await client.pExpire(key, 2 * 24 * 3600 * 1000);
+      return usage;
+    },
+    async usageOf(name, day) {
+      return Number((await client.get(keys.usage(day, name))) ?? 0);
+    },
+    async rateLimit(subject, points, windowMs) {
+      const id = `${points}/${windowMs}`;
+      let limiter = limiters.get(id);
+      if (!limiter) {
+        limiter = new RateLimiterRedis({ storeClient: client, useRedisPackage: true, points, duration: Math.ceil(windowMs / 1000), keyPrefix: `${PREFIX}rl` });
+        limiters.set(id, limiter);
+      }
+      return consume(limiter, subject);
+    },
+  };
+}
+
+export async function consume(limiter: { consume(key: string): Promise<unknown> }, subject: string): Promise<RateLimitResult> {
+  try {
+    await limiter.consume(subject);
+    return { allowed: true, retryAfterMs: 0 };
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return { allowed: false, retryAfterMs: error.msBeforeNext };
+    throw error;
+  }
+}
+
+function serializeToken(record: TokenRecord): Record<string, string> {
+  return {
+    name: record.name,
+    hash: record.hash,
+    createdAt: String(record.createdAt),
+    expiresAt: record.expiresAt === null ? '' : String(record.expiresAt),
+    budget: record.budget === null ? '' : String(record.budget),
+  };
+}
+
+function parseToken(raw: Record<string, string>): TokenRecord {
+  return {
+    name: raw.name!,
+    hash: raw.hash!,
+    createdAt: Number(raw.createdAt),
+    expiresAt: raw.expiresAt ? Number(raw.expiresAt) : null,
+    budget: raw.budget ? Number(raw.budget) : null,
+  };
+}
+
+export { serializeToken, parseToken };

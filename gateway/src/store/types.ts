@@ -1,0 +1,113 @@
+/**
+ * What the gateway keeps, and the operations it needs on it. Two implementations: Redis (the
+ * shared store of N replicas, single node or cluster) and an embedded file-backed store (one
+ * replica on a laptop). Every operation touches one key, or keys of one IP that share a hash
+ * slot, so nothing spans slots on a cluster.
+ */
+import type { IpInfo, Reputation } from '../../../lib/api/types';
+
+/** One IP's reputation answer; its ipInfo lives apart (StoredInfo) as it ages slower. */
+export interface StoredAnswer {
+  status: 'found' | 'not-found';
+  /** Without ipInfo; null when not found. */
+  data: Reputation | null;
+  /** Epoch ms the upstream answered. */
+  fetchedAt: number;
+}
+
+export interface StoredInfo {
+  /** null: asked, the upstream had none (not found). */
+  info: IpInfo | null;
+  fetchedAt: number;
+}
+
+/** A claim is per IP and per kind of purchase: the reputation (bulk) or the details (checkIP detailed). */
+export type ClaimKind = 'rep' | 'info';
+
+/**
+ * `won-stale`: won, but the previous holder had started buying and neither stored an answer
+ * nor released it (it died mid-call, or lost its lease): the upstream may have billed it, so
+ * the team ledger is reconciled with the free /account before buying again.
+ */
+export type ClaimOutcome = 'won' | 'won-stale' | 'held';
+
+export interface TokenRecord {
+  name: string;
+  /** SHA-256 of the token, hex. The token itself is never stored. */
+  hash: string;
+  createdAt: number;
+  /** null: never expires. */
+  expiresAt: number | null;
+  /** Units per UTC day; null: no budget of its own. */
+  budget: number | null;
+}
+
+export interface TokenState extends TokenRecord {
+  lastUsedAt: number | null;
+  usageToday: number;
+}
+
+export interface LedgerState {
+  /** The organisation's usage as /account last said, plus what was bought since. */
+  usage: number;
+  /** The organisation's limit; null: unlimited. */
+  limit: number | null;
+  /** Units reserved by purchases in flight. */
+  reserved: number;
+  refreshedAt: number;
+  organizationId: string | null;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  retryAfterMs: number;
+}
+
+export interface Store {
+  readonly kind: 'redis' | 'redis-cluster' | 'embedded';
+  /** Throws when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  getAnswers(ips: readonly string[]): Promise<Map<string, StoredAnswer>>;
+  putAnswers(entries: readonly { ip: string; answer: StoredAnswer; ttlMs: number }[]): Promise<void>;
+  getInfo(ip: string): Promise<StoredInfo | null>;
+  putInfo(ip: string, info: StoredInfo, ttlMs: number): Promise<void>;
+
+  claim(kind: ClaimKind, ip: string, owner: string, leaseMs: number): Promise<ClaimOutcome>;
+  /** Notes that the holder is about to call the upstream (kept until release; see won-stale). */
+  markBuying(kind: ClaimKind, ips: readonly string[], owner: string): Promise<void>;
+  /** false when the claim is no longer ours (expired or taken): the call must stop. */
+  extendClaim(kind: ClaimKind, ip: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Compare-and-delete: only the owner's claim goes (and its buying mark with it). */
+  releaseClaim(kind: ClaimKind, ip: string, owner: string): Promise<boolean>;
+  claimed(kind: ClaimKind, ips: readonly string[]): Promise<Set<string>>;
+
+  /** Cross-replica wake-up: "these IPs now have answers". Delivery is best effort. */
+  publishAnswered(ips: readonly string[]): Promise<void>;
+  subscribeAnswered(listener: (ips: string[]) => void): Promise<() => Promise<void>>;
+
+  getLedger(): Promise<LedgerState | null>;
+  /** From /account: usage and limit replace ours; reservations in flight stay. */
+  setLedgerFromAccount(state: { usage: number; limit: number | null; organizationId: string | null; at: number }): Promise<void>;
+  /** Atomic: reserves `units` only if usage + reserved + units <= allowed (null: no ceiling). */
+  reserve(units: number, allowed: number | null): Promise<boolean>;
+  /** Ends a reservation: `spent` units join the usage. */
+  settle(reserved: number, spent: number): Promise<void>;
+
+  putToken(record: TokenRecord): Promise<void>;
+  tokenByHash(hash: string): Promise<TokenRecord | null>;
+  listTokens(day: string): Promise<TokenState[]>;
+  /** false when no token has that name. */
+  revokeToken(name: string): Promise<boolean>;
+  /** Notes a use; adds `units` to the token's usage of `day` and returns it. */
+  recordUse(name: string, day: string, units: number, at: number): Promise<number>;
+  usageOf(name: string, day: string): Promise<number>;
+  /** One more request of `subject` in a window of `windowMs` holding at most `points`. */
+  rateLimit(subject: string, points: number, windowMs: number): Promise<RateLimitResult>;
+}
+
+/** The UTC day a usage counts in. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

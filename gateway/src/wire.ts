@@ -1,0 +1,99 @@
+/**
+ * The API's own shapes, written back from lib/api's normalised types, so the unchanged
+ * extension (and any other client of the API) reads the gateway's answers as the API's:
+ * lib/api's normalize(toWire(x)) gives x back (test/unit/gateway/wire.test.ts proves it).
+ * Each answer also carries an additive `gateway` field saying where it came from.
+ */
+import type { IpInfo, Reputation } from '../../lib/api/types';
+
+export type CacheSource = 'hit' | 'miss' | 'coalesced';
+
+export interface Provenance {
+  cache: CacheSource;
+  /** Seconds since the upstream answered. */
+  age: number;
+  fetched_at: string;
+}
+
+export function provenanceOf(cache: CacheSource, fetchedAt: number, now: number): Provenance {
+  return { cache, age: Math.max(0, Math.floor((now - fetchedAt) / 1000)), fetched_at: new Date(fetchedAt).toISOString() };
+}
+
+function whitelistFields(rep: Reputation) {
+  const w = rep.whitelist;
+  return {
+    // `true` keeps "whitelisted" when the upstream gave no object (normalize reads it so).
+    whitelist: rep.whitelisted ? (w?.entry ?? true) : null,
+    whitelist_description: w?.description ?? null,
+    whitelist_note: w?.note ?? null,
+    whitelist_value: w?.value ?? null,
+  };
+}
+
+export function bulkDataOf(rep: Reputation) {
+  return {
+    ip: rep.ip,
+    score: rep.score,
+    threat_score: rep.score,
+    threat_level: rep.threatLevel,
+    ip_rep: rep.reputation,
+    total_hits: rep.totalHits,
+    last_attack: rep.lastAttack,
+    ...whitelistFields(rep),
+  };
+}
+
+/** Not-found rows say so in `error` with `data: null`, as the API's bulk answer does. */
+export const NOT_FOUND_ROW_TEXT = 'IP not found in database';
+
+export function bulkRowOf(ip: string, answer: { status: 'found'; data: Reputation } | { status: 'not-found' }, provenance: Provenance) {
+  return answer.status === 'found'
+    ? { ip, data: bulkDataOf({ ...answer.data, ip }), error: null, gateway: provenance }
+    : { ip, data: null, error: NOT_FOUND_ROW_TEXT, gateway: provenance };
+}
+
+export function singleBodyOf(rep: Reputation, info: IpInfo | null | undefined, provenance: Provenance) {
+  const body: Record<string, unknown> = {
+    message: rep.whitelisted ? 'IP is whitelisted' : 'IP details retrieved successfully',
+    description: rep.description,
+    details: {
+      ip: rep.ip,
+      score: rep.score,
+      ip_rep: rep.reputation,
+      total_hits: rep.totalHits,
+      last_attack: rep.lastAttack,
+      ...whitelistFields(rep),
+    },
+  };
+  if (info) body.ipInfo = info;
+  body.gateway = provenance;
+  return body;
+}
+
+/** The API's general error body (spec section 7). */
+export function errorBody(statusCode: number, message: string) {
+  return { error: true, statusCode, message };
+}
+
+export const MESSAGES = {
+  missingToken: 'API key required. Provide your gateway token via Authorization: Bearer <token> or X-API-Key header.',
+  testKeyMissing: 'Valid API key required',
+  invalidToken: 'Invalid API key',
+  expiredToken: 'API key expired',
+  ipRequired: 'IP address is required',
+  invalidIp: 'Invalid IP address',
+  privateIp: 'Private or reserved IP address: not sent to the service by this gateway',
+  invalidBody: 'Invalid request body',
+  tooManyIps: 'Maximum 100 IPs per request',
+  bodyTooLarge: 'Request body too large',
+  rateLimited: 'Rate limit exceeded',
+  budget: 'API usage limit exceeded: your daily gateway budget is spent',
+  teamReserve: 'API usage limit exceeded: the team quota is down to its reserve',
+  storeDown: 'The gateway store is unavailable: lookups that would buy are refused until it is back',
+  upstream: 'Failed to fetch IP details',
+  internal: 'Internal server error',
+  cidrRequired: 'CIDR is required',
+  invalidCidr: 'Invalid CIDR notation',
+  notFound: 'Not found',
+  notFoundIp: 'IP not found in database',
+} as const;

@@ -1,0 +1,99 @@
+/** The gateway's pure parts: configuration messages, the wire shapes, tokens. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalizeBulkRow, normalizeSingle } from '../../../lib/api/normalize';
+import { singleLookupSchema } from '../../../lib/api/schemas';
+import type { Reputation } from '../../../lib/api/types';
+import { ConfigError, loadConfig } from '../../../gateway/src/config';
+import { credentialOf, hashToken, newToken } from '../../../gateway/src/tokens';
+import { bulkRowOf, provenanceOf, singleBodyOf } from '../../../gateway/src/wire';
+
+describe('configuration', () => {
+  const base = { GATEWAY_UPSTREAM_KEY: 'k-123' };
+  it('has the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config).toMatchObject({ upstreamUrl: 'https://ipswamp.com/api/v1', host: '127.0.0.1', port: 8790, redisUrls: [], allowedOrigins: null });
+    expect(config.ttls).toEqual({ foundMs: 86_400_000, notFoundMs: 21_600_000, detailedMs: 604_800_000 });
+  });
+  it.each([
+    [{}, /GATEWAY_UPSTREAM_KEY/],
+    [{ ...base, GATEWAY_PORT: 'eighty' }, /GATEWAY_PORT/],
+    [{ ...base, GATEWAY_REDIS_URL: 'redis://a:1,http://b:2' }, /GATEWAY_REDIS_URL/],
+    [{ ...base, GATEWAY_UPSTREAM_URL: 'ftp://x' }, /GATEWAY_UPSTREAM_URL/],
+    [{ ...base, GATEWAY_TTL_FOUND_S: '-5' }, /GATEWAY_TTL_FOUND_S/],
+    [{ ...base, GATEWAY_TLS_CERT: '/x.pem' }, /GATEWAY_TLS_CERT and GATEWAY_TLS_KEY/],
+    [{ ...base, GATEWAY_UPSTREAM_KEY_FILE: '/nonexistent/key' }, /GATEWAY_UPSTREAM_KEY and GATEWAY_UPSTREAM_KEY_FILE are both set/],
+    [{ GATEWAY_UPSTREAM_KEY_FILE: '/nonexistent/key' }, /GATEWAY_UPSTREAM_KEY_FILE: cannot read/],
+  ])('names the variable at fault (%o)', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+  it('reads a cluster as several Redis URLs, and never quotes the key in a message', () => {
+    expect(loadConfig({ ...base, GATEWAY_REDIS_URL: 'redis://a:1, redis://b:2' }).redisUrls).toEqual(['redis://a:1', 'redis://b:2']);
+    expect(() => loadConfig({ GATEWAY_UPSTREAM_KEY: 'secret-value', GATEWAY_PORT: 'x' })).not.toThrow(/secret-value/);
+  });
+});
+
+const text = fc.option(fc.string({ maxLength: 20 }), { nil: null });
+const reputation: fc.Arbitrary<Reputation> = fc
+  .record({
+    ip: fc.constantFrom('185.220.101.1', '2a0b:4140:ddd::1'),
+    score: fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: null }),
+    threatLevel: fc.constantFrom('LOW', 'MEDIUM', 'HIGH', 'CRITICAL', 'UNKNOWN', null),
+    reputation: fc.option(fc.constantFrom('malicious', 'clean', 'bot, crawler'), { nil: null }),
+    totalHits: fc.option(fc.nat(), { nil: null }),
+    lastAttack: fc.option(fc.date({ min: new Date(2020, 0, 1), max: new Date(2030, 0, 1), noInvalidDate: true }).map((d) => d.toISOString()), { nil: null }),
+    whitelisted: fc.boolean(),
+    description: text,
+    wl: fc.record({ description: fc.option(fc.string({ minLength: 1, maxLength: 10 }).filter((s) => s.trim() !== ''), { nil: null }), note: text, value: text }),
+  })
+  .map(({ wl, ...rep }) => ({
+    ...rep,
+    // Not whitelisted: the flat fields are null (a value in one of them means whitelisted).
+    whitelist: rep.whitelisted ? { entry: null, ...wl } : null,
+  }));
+
+describe('wire shapes', () => {
+  const provenance = provenanceOf('hit', 0, 1000);
+  it('bulk rows read back through lib/api as the same reputation (description aside: bulk rows carry none)', () => {
+    fc.assert(
+      fc.property(reputation, (rep) => {
+        const row = bulkRowOf(rep.ip, { status: 'found', data: rep }, provenance);
+        const back = normalizeBulkRow(JSON.parse(JSON.stringify(row)), rep.ip);
+        expect(back).toEqual({ ip: rep.ip, status: 'found', data: { ...rep, description: null } });
+      }),
+    );
+  });
+  it('single answers read back through lib/api as the same reputation, ipInfo included (threat level aside: single answers carry none)', () => {
+    fc.assert(
+      fc.property(reputation, (rep) => {
+        const info = { asn: 'AS1', country: 'Nowhere' };
+        const body = JSON.parse(JSON.stringify(singleBodyOf(rep, info, provenance)));
+        const back = normalizeSingle(singleLookupSchema.parse(body), rep.ip);
+        expect(back).toEqual({ ...rep, threatLevel: null, ipInfo: info });
+      }),
+    );
+  });
+  it('not-found rows read back as not found, and carry the provenance', () => {
+    const row = bulkRowOf('9.9.9.9', { status: 'not-found' }, provenance);
+    expect(normalizeBulkRow(row, '9.9.9.9')).toEqual({ ip: '9.9.9.9', status: 'not-found' });
+    expect(row.gateway).toEqual({ cache: 'hit', age: 1, fetched_at: '1970-01-01T00:00:00.000Z' });
+  });
+});
+
+describe('tokens', () => {
+  it('are random, and stored as their SHA-256', () => {
+    const a = newToken();
+    expect(a).toMatch(/^iplg_[A-Za-z0-9_-]{43}$/);
+    expect(newToken()).not.toBe(a);
+    expect(hashToken(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashToken(a)).not.toContain(a);
+  });
+  it('come in either API header', () => {
+    expect(credentialOf({ authorization: 'Bearer abc' })).toBe('abc');
+    expect(credentialOf({ authorization: 'bearer  abc ' })).toBe('abc');
+    expect(credentialOf({ 'x-api-key': ' abc ' })).toBe('abc');
+    expect(credentialOf({ authorization: 'Basic abc' })).toBeNull();
+    expect(credentialOf({})).toBeNull();
+  });
+});
