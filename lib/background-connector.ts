@@ -42,6 +42,12 @@ const SAFE_TO_RESEND = new Set<MessageType>([
   'cs:get-pivots',
 ]);
 const RESEND_ATTEMPTS = 2;
+/**
+ * Resends of these say so in their payload (`resent: true`): a lookup cut off by a stopped
+ * worker may have been paid, and the background answers its IPs "interrupted" rather than pay
+ * again, unless /account proves the first call was not billed.
+ */
+const MARK_RESENDS = new Set<MessageType>(['ui:lookup']);
 
 /** What a connector needs of the runtime: the polyfill's `browser.runtime` or the native one. */
 export interface MessagingRuntime {
@@ -61,7 +67,8 @@ export function backgroundConnector(runtime: () => MessagingRuntime | undefined)
       try {
         const api = runtime();
         if (!api) throw new Error('the extension was reloaded or removed');
-        return asReply(await api.sendMessage({ type, payload }), 'The extension background');
+        const sent = attempt > 0 && MARK_RESENDS.has(type) ? { ...payload, resent: true } : payload;
+        return asReply(await api.sendMessage({ type, payload: sent }), 'The extension background');
       } catch (error) {
         lastError = error;
         // The extension was reloaded or removed: this context is orphaned, resending is useless.

@@ -32,7 +32,12 @@ const displaySettings = z
 
 export const messageSchemas = {
   // ----- UI -> background -----
-  'ui:lookup': z.object({ ips: ipList, detailed: z.boolean().optional() }).strict(),
+  /**
+   * `retryLost`: the analyst's "Try again" for IPs whose paid answer was lost (the popup stated
+   * the cost). `resent`: set by the message client when it sends the lookup again after its
+   * channel closed, which is not the analyst asking again.
+   */
+  'ui:lookup': z.object({ ips: ipList, detailed: z.boolean().optional(), retryLost: z.boolean().optional(), resent: z.boolean().optional() }).strict(),
   'ui:verify-key': z.object({}).strict(),
   'ui:test-key': z.object({}).strict(),
   'ui:get-status': z.object({}).strict(),

@@ -15,7 +15,7 @@ import type { ReplyError } from '@/lib/protocol';
 import type { SeverityThresholds } from '@/lib/severity';
 import type { DetailsStore } from '@/lib/ui/popup/details-store';
 import { describeError } from '@/lib/ui/shared/error-messages';
-import type { LookupStore, TextSummary } from '@/lib/ui/popup/lookup-store';
+import { mayBePaid, type LookupStore, type TextSummary } from '@/lib/ui/popup/lookup-store';
 import type { QuotaSnapshot } from '@/lib/lookup/types';
 import type { SubnetStore } from '@/lib/ui/popup/subnet-store';
 import { SubnetPanel } from './subnet-panel';
@@ -37,6 +37,28 @@ export interface LookupSectionProps {
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Answers that may already have been paid are asked again only on the analyst's word, with the
+ * cost said on the button: bulk bills 1 unit per IP found, checkIP 1 per request.
+ */
+function TryAgainPaid({ ips, onTryAgain }: { ips: string[]; onTryAgain: (ips: string[]) => void }) {
+  if (!ips.length) return null;
+  const n = ips.length;
+  return (
+    <div class="notice" role="status">
+      <p class="notice-title">{plural(n, 'answer')} may already have been paid</p>
+      <p>
+        {n === 1 ? 'This IP was' : 'These IPs were'} sent, but the answer was lost (the server was slow, or the extension was
+        stopped). The server may have billed {n === 1 ? 'it' : 'them'}, so {n === 1 ? 'it is' : 'they are'} not asked again
+        automatically. Asking again costs up to {plural(n, 'unit')} (1 per IP the database knows).
+      </p>
+      <button type="button" class="btn" onClick={() => onTryAgain(ips)}>
+        Try again (up to {plural(n, 'unit')})
+      </button>
+    </div>
+  );
 }
 
 function Summary({ summary }: { summary: TextSummary }) {
@@ -167,12 +189,16 @@ export function LookupSection(props: LookupSectionProps) {
       )}
       <div class="lookup-result" aria-live="polite">
         {state.phase === 'loading' && <p role="status">Looking up {state.what}…</p>}
+        {state.phase === 'single' && mayBePaid(state.result) && (
+          <TryAgainPaid ips={[state.result.ip]} onTryAgain={(ips) => void store.tryAgain(ips)} />
+        )}
         {state.phase === 'single' && singleError(state.result) && (
           <ErrorNotice
             error={singleError(state.result)!}
             context={`${state.result.ip} not looked up`}
             actions={{
-              retry: () => submit(state.result.ip),
+              // The notice above is the way to ask again an answer that may be paid.
+              retry: () => (mayBePaid(state.result) ? undefined : submit(state.result.ip)),
               'open-options': props.onOpenOptions,
               'refresh-quota': props.onRefreshQuota,
             }}
@@ -222,6 +248,7 @@ export function LookupSection(props: LookupSectionProps) {
         {state.phase === 'list' && (
           <>
             <Summary summary={state.summary} />
+            <TryAgainPaid ips={state.rows.filter((row) => row.result && mayBePaid(row.result)).map((row) => row.ip)} onTryAgain={(ips) => void store.tryAgain(ips)} />
             <IpList
               rows={state.rows}
               thresholds={thresholds}

@@ -3,13 +3,16 @@
  * the key, base URL or auth header change (the user's or the organisation's policy), so the
  * client is never stale and the key is read only here, in the background.
  */
-import { createApiClient } from '../api';
+import { createApiClient, type ApiClientOptions } from '../api';
 import type { ClientSetup } from '../lookup/lookup-service';
 import { fingerprint } from '../lookup/quota-ledger';
 import { getSettings, readManagedPolicy } from '../settings';
 
-/** The server always (the cache belongs to it); a client only when a key is set or a proxy adds it. */
-export async function clientFromSettings(): Promise<ClientSetup> {
+/**
+ * The server always (the cache belongs to it); a client only when a key is set or a proxy adds
+ * it. `shared`: what every client shares with the lookup engine (the circuit per endpoint).
+ */
+export async function clientFromSettings(shared: Pick<ApiClientOptions, 'circuit'> = {}): Promise<ClientSetup> {
   const [settings, policy] = await Promise.all([getSettings(), readManagedPolicy()]);
   const server = settings.apiBaseUrl;
   if (policy.proxyAddsKey) {
@@ -17,7 +20,7 @@ export async function clientFromSettings(): Promise<ClientSetup> {
     // ledger belongs to the proxy's key, which all seats share.
     return {
       server,
-      handle: { client: createApiClient({ baseUrl: server, apiKey: '', authHeader: 'none' }), identity: fingerprint(`${server}\nproxy`) },
+      handle: { client: createApiClient({ baseUrl: server, apiKey: '', authHeader: 'none', ...shared }), identity: fingerprint(`${server}\nproxy`) },
     };
   }
   // A managed key wins; it is read here only, never by getSettings() (which pages call).
@@ -26,7 +29,7 @@ export async function clientFromSettings(): Promise<ClientSetup> {
   return {
     server,
     handle: {
-      client: createApiClient({ baseUrl: server, apiKey, authHeader: settings.authHeader }),
+      client: createApiClient({ baseUrl: server, apiKey, authHeader: settings.authHeader, ...shared }),
       // The ledger belongs to a key on a server; the auth header does not change whose quota it is.
       identity: fingerprint(`${server}\n${apiKey}`),
     },

@@ -4,6 +4,7 @@
  * as MV3 requires to be woken by a message); everything async starts lazily on first use.
  */
 import { browser } from 'wxt/browser';
+import { CircuitBreaker } from '../api/circuit';
 import { sendToEveryTab } from '../message-client';
 import type { Handlers, SenderInfo } from '../message-router';
 import { createIdbCacheStore } from '../lookup/idb-cache-store';
@@ -104,8 +105,16 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
     return results;
   };
   const capOfTab = async (tabId: number) => capKeyOf(tabId, await tabUrl(tabId).catch(() => undefined));
+  // One breaker per endpoint for every client the settings make, and for the engine that plans
+  // the calls; its state outlives the worker (storage.session), so a restarted worker does not
+  // hammer an endpoint its predecessor found failing.
+  const circuit =
+    overrides.circuit ??
+    new CircuitBreaker({ clock: overrides.clock ?? systemClock, store: sessionValue(browser.storage.session, 'circuits') });
   const service = new LookupService({
-    clientSource: clientFromSettings,
+    clientSource: () => clientFromSettings({ circuit }),
+    circuit,
+    lostAnswerStore: sessionValue(browser.storage.session, 'lostAnswers'),
     policySource: () => getSetting('lookupPolicy'),
     initialPolicy: DEFAULT_LOOKUP_POLICY,
     cacheStore: createIdbCacheStore(),
@@ -131,7 +140,8 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
   }
 
   const handlers: Handlers<LookupMessageType> = {
-    'ui:lookup': ({ ips, detailed }) => service.lookup(ips, { priority: 'manual', detailed: detailed ?? false }),
+    'ui:lookup': ({ ips, detailed, retryLost, resent }) =>
+      service.lookup(ips, { priority: 'manual', detailed: detailed ?? false, retryLost: retryLost === true, resent: resent === true }),
     'ui:verify-key': () => service.verifyKey(),
     'ui:test-key': () => service.testKey(),
     'ui:get-status': () => service.status(),

@@ -16,6 +16,18 @@ describe('sendToBackground', () => {
     expect(send).toHaveBeenCalledTimes(2);
   });
 
+  it('a resent manual lookup says it is a resend (the first may have been paid)', async () => {
+    const send = vi
+      .spyOn(browser.runtime, 'sendMessage')
+      .mockRejectedValueOnce(new Error('The message port closed before a response was received.'))
+      .mockResolvedValueOnce({ ok: true, value: [] } as never);
+    await sendToBackground('ui:lookup', { ips: ['8.8.8.8'] });
+    expect(send.mock.calls.map(([message]) => message)).toEqual([
+      { type: 'ui:lookup', payload: { ips: ['8.8.8.8'] } },
+      { type: 'ui:lookup', payload: { ips: ['8.8.8.8'], resent: true } },
+    ]);
+  });
+
   it('never resends a call that costs quota by itself', async () => {
     const send = vi.spyOn(browser.runtime, 'sendMessage').mockRejectedValue(new Error('port closed'));
     const reply = await sendToBackground('ui:test-key', {});

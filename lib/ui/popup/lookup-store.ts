@@ -29,6 +29,15 @@ export type LookupState =
   | { phase: 'list'; rows: IpRow[]; summary: TextSummary }
   | { phase: 'error'; error: ReplyError; retry: string };
 
+/**
+ * An answer that may already have been paid: lost after it was sent (a timeout, a reset), or
+ * asked by a worker that stopped before keeping it. Asking again is the analyst's call.
+ */
+export function mayBePaid(result: LookupResult): boolean {
+  if (result.status === 'skipped') return result.reason === 'interrupted';
+  return result.status === 'error' && result.error.lostAfterSend === true;
+}
+
 export function createLookupStore(services: Pick<UiServices, 'send'>) {
   const state = signal<LookupState>({ phase: 'idle' });
   let latest = 0;
@@ -93,11 +102,32 @@ export function createLookupStore(services: Pick<UiServices, 'send'>) {
     state.value = { phase: 'list', rows: [...rows, ...skippedRows], summary };
   }
 
+  /**
+   * "Try again" for answers that may already have been paid (the button states the cost): asks
+   * these IPs once more, past the hold on lost answers, and puts the new answers in place.
+   */
+  async function tryAgain(ips: readonly string[]): Promise<void> {
+    const before = state.value;
+    if (!ips.length || (before.phase !== 'list' && before.phase !== 'single')) return;
+    const request = ++latest;
+    const detailed = before.phase === 'single';
+    state.value = { phase: 'loading', what: `${ips.length} IP${ips.length === 1 ? '' : 's'} again` };
+    const reply = await services.send('ui:lookup', { ips: [...ips], retryLost: true, ...(detailed ? { detailed: true } : {}) });
+    if (request !== latest) return;
+    if (!reply.ok) {
+      state.value = { phase: 'error', error: reply.error, retry: ips.join('\n') };
+      return;
+    }
+    const byIp = new Map(reply.value.map((r) => [r.ip, r]));
+    if (before.phase === 'single') state.value = { phase: 'single', result: byIp.get(before.result.ip) ?? before.result };
+    else state.value = { ...before, rows: before.rows.map((row) => ({ ...row, result: byIp.get(row.ip) ?? row.result })) };
+  }
+
   function clear(): void {
     latest++;
     state.value = { phase: 'idle' };
   }
 
-  return { state, submit, clear };
+  return { state, submit, tryAgain, clear };
 }
 export type LookupStore = ReturnType<typeof createLookupStore>;

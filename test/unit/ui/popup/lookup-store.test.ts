@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLookupStore } from '@/lib/ui/popup/lookup-store';
+import { createLookupStore, mayBePaid } from '@/lib/ui/popup/lookup-store';
 import { createFakeServices, ok } from '../fake-services';
 import { found, IP_INFO } from '../samples';
 
@@ -77,5 +77,20 @@ describe('lookup store', () => {
     release();
     await slow;
     expect(store.state.value).toMatchObject({ phase: 'single', result: { ip: '8.8.8.8' } });
+  });
+
+  it('"Try again" asks only the answers that may be paid, with retryLost, and puts the new answers in place', async () => {
+    const services = createFakeServices();
+    const lost = { kind: 'timeout' as const, message: 'No answer from the API within 15 s.', lostAfterSend: true };
+    services.handlers['ui:lookup'] = ({ ips, retryLost }) =>
+      ok(ips.map((ip) => (retryLost || ip === '1.2.3.4' ? found(ip, { score: 40 }) : { ip, status: 'error' as const, error: lost })));
+    const store = createLookupStore(services);
+    await store.submit('1.2.3.4 5.6.7.8 9.9.9.9', { sendPrivate: false });
+    const state = store.state.value;
+    expect(state.phase === 'list' && state.rows.filter((row) => row.result && mayBePaid(row.result)).map((row) => row.ip)).toEqual(['5.6.7.8', '9.9.9.9']);
+    await store.tryAgain(['5.6.7.8', '9.9.9.9']);
+    expect(services.sent.at(-1)).toEqual({ type: 'ui:lookup', payload: { ips: ['5.6.7.8', '9.9.9.9'], retryLost: true } });
+    const after = store.state.value;
+    expect(after.phase === 'list' && after.rows.map((row) => row.result?.status)).toEqual(['found', 'found', 'found']);
   });
 });
