@@ -108,6 +108,8 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
 
   // Whatever the upstream put in an answer, the organisation key never leaves in a response.
   app.addHook('onSend', async (_request, reply, payload) => {
+    // While draining, a kept-alive connection would hold the close open: end each after its answer.
+    if (draining) reply.header('Connection', 'close');
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (typeof value === 'string' && upstream.scrubKey(value) !== value) reply.header(name, upstream.scrubKey(value));
     }
@@ -392,7 +394,10 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     metrics,
     async close() {
       draining = true;
-      await app.close();
+      const closing = app.close();
+      // Connections that went idle after their last answer are closed as they appear.
+      const sweep = setInterval(() => app.server.closeIdleConnections?.(), 100);
+      await closing.finally(() => clearInterval(sweep));
       await core.stop();
       await store.close();
     },

@@ -2,6 +2,7 @@
  * Converts parsed wire shapes into the client's types (types.ts), so nothing past lib/api deals
  * with the service's variations. Text stays text: it is rendered with textContent, never HTML.
  */
+import { describeIssue } from './parse';
 import { bulkResultSchema, WHITELISTED_MESSAGE } from './schemas';
 import type {
   WireAccount,
@@ -136,13 +137,11 @@ export function normalizeBulkResult(row: WireBulkResult, ip: string): BulkItem {
 export function normalizeBulkRow(raw: unknown, ip: string): BulkItem {
   const parsed = bulkResultSchema.safeParse(raw);
   if (parsed.success) return normalizeBulkResult(parsed.data, ip);
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? issue.path.join('.') : 'row';
   return {
     ip,
     status: 'error',
     kind: 'bad-response',
-    message: `Unreadable answer for this IP (${where}: ${issue?.message ?? 'invalid'}).`,
+    message: `Unreadable answer for this IP (${describeIssue(parsed.error.issues[0], 'row')}).`,
     unreadable: true,
   };
 }

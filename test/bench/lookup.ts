@@ -13,7 +13,12 @@
  * lose their answer after being billed (a gateway 502) and 5% answer 429 (billed): it prints
  * units paid / found IPs (goal ≤ 1.1×) and bulk calls / minimum.
  *
- * Flags: BENCH_LOOKUP=faulty runs only the faulty-network scenario; BENCH_CACHE=idb puts
+ * The half-broken scenarios run a page of 330 IPs for 10 simulated minutes (fake clock) against
+ * each half-broken profile (bulk slow / 503 / 429 while /account answers), the engine with its
+ * circuit next to the same engine without one (recovery inferred from /account, as before):
+ * units paid / found IPs, bulk requests per simulated minute, and how long a mark waited.
+ *
+ * Flags: BENCH_LOOKUP=faulty runs only the faulty-network scenario, =half-broken only the half-broken ones; BENCH_CACHE=idb puts
  * fake-indexeddb behind the memory LRU (its ~0.3 ms a read then dominates the latencies).
  */
 import 'fake-indexeddb/auto';
@@ -25,6 +30,8 @@ import { LookupService } from '../../lib/lookup/lookup-service';
 import { createMemoryLedgerStore } from '../../lib/lookup/quota-ledger';
 import type { LookupPolicy } from '../../lib/settings';
 import { prng } from '../sim/dataset';
+import { HALF_BROKEN_PROFILE_NAMES } from '../sim/profiles';
+import { runHalfBroken } from './half-broken-run';
 import { startSimulator, type Simulator } from '../sim/server';
 
 const CALLERS = 10;
@@ -250,10 +257,32 @@ async function faultyRun(sim: Simulator): Promise<void> {
   );
 }
 
+const HALF_BROKEN_MINUTES = 10;
+
+async function halfBrokenRuns(sim: Simulator): Promise<void> {
+  const page = buildWorkload(330, 11).unique;
+  console.log(`\nHalf-broken API: a page of ${page.length} IPs, ${HALF_BROKEN_MINUTES} simulated minutes, /account healthy throughout`);
+  for (const profile of HALF_BROKEN_PROFILE_NAMES) {
+    for (const circuit of [true, false]) {
+      sim.reset();
+      const r = await runHalfBroken(sim, profile, page, HALF_BROKEN_MINUTES, { policy: POLICY, circuit });
+      const waits = r.waits.length ? Math.max(...r.waits) : 0;
+      console.log(
+        `  ${profile.padEnd(28)} ${circuit ? 'circuit   ' : 'no circuit'}: units paid / found IPs ${ratio(r.paid, r.found)}× (${fmt(r.paid)} / ${fmt(r.found)})` +
+          ` | bulk requests / min ${(r.bulkRequests / HALF_BROKEN_MINUTES).toFixed(1)} (${fmt(r.bulkRequests)})` +
+          ` | answered ${fmt(r.answered)}, still "Looking up…" ${fmt(r.stillWaiting)}, longest wait ${(waits / 1000).toFixed(1)} s`,
+      );
+    }
+  }
+  sim.useTimers(null);
+  sim.setProfile('spec');
+}
+
 export async function run(): Promise<void> {
   const sim = await startSimulator({ logLimit: 1_000_000 });
   try {
-    // BENCH_LOOKUP=faulty runs only the faulty-network scenario.
+    // BENCH_LOOKUP=faulty runs only the faulty-network scenario, =half-broken only the half-broken ones.
+    if (process.env.BENCH_LOOKUP === 'half-broken') return await halfBrokenRuns(sim);
     const sizes = process.env.BENCH_LOOKUP === 'faulty' ? [] : SIZES;
     for (const [index, size] of sizes.entries()) {
       const workload = buildWorkload(size, index);
@@ -279,6 +308,7 @@ export async function run(): Promise<void> {
       );
     }
     await faultyRun(sim);
+    await halfBrokenRuns(sim);
   } finally {
     await sim.close();
   }

@@ -34,6 +34,12 @@ export interface SimFaults {
   invalidJson?: FaultRule;
   /** The socket is destroyed without an answer; with `afterCharge`, after the call was billed. */
   dropConnection?: FaultRule & { afterCharge?: boolean };
+  /**
+   * The service changed its answers' shape (not consumed): `rows`, every bulk row's fields take
+   * new types (score an object, hits a word); `envelope`, bulk's `results` is renamed `items`
+   * and checkIP's `details` is renamed `detail`.
+   */
+  schemaChange?: 'rows' | 'envelope';
   /** A 301/307/308 to `location` (a moved API, or a proxy sending clients elsewhere). */
   redirect?: FaultRule & { status?: 301 | 302 | 307 | 308; location: string };
 }

@@ -160,7 +160,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return finish({ status: 200, text: { contentType: 'application/json; charset=utf-8', content: '{"message":"IP found!","details":{"score":9' }, cost: 1 }, fault);
     }
 
-    finish(serve());
+    finish(changeShape(serve()));
+
+    /** The schemaChange fault: the same answer, billed the same, in a shape the client does not know. */
+    function changeShape(reply: Reply): Reply {
+      const change = faults.current().schemaChange;
+      if (!change || reply.status !== 200 || !reply.body || typeof reply.body !== 'object') return reply;
+      const body = reply.body as Record<string, unknown>;
+      if (endpointPath === '/checkIP/bulk') {
+        const rows = Array.isArray(body.results) ? (body.results as Record<string, unknown>[]) : [];
+        if (change === 'envelope') {
+          const { results, ...rest } = body;
+          return { ...reply, body: { ...rest, items: results } };
+        }
+        const changed = rows.map((row) => ({ ...row, data: { score: { value: 87, scale: 100 }, total_hits: 'many', threat_level: 3 } }));
+        return { ...reply, body: { ...body, results: changed } };
+      }
+      if (endpointPath === '/checkIP' && change === 'envelope') {
+        const { details, ...rest } = body;
+        return { ...reply, body: { ...rest, detail: details } };
+      }
+      return reply;
+    }
 
     function serve(): Reply {
       return endpoint!.handle({
