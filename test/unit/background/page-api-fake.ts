@@ -24,6 +24,9 @@ export function fakePageApi(options: { granted?: string[] } = {}) {
   const menus: { id: string; title: string; contexts: string[] }[] = [];
   const injections: { tabId: number; allFrames?: boolean; frameIds?: number[] }[] = [];
   const shown: { tabId: number; frameId: number; text: string }[] = [];
+  /** What each frame answers to a function run in it (the keyboard shortcut), by tab. */
+  const frames = new Map<number, { frameId: number; lens: boolean; focused: boolean }[]>();
+  const keys: { tabId: number; frameId: number }[] = [];
   const events = {
     onInstalled: event<[]>(),
     onClicked: event<[{ menuItemId: string; selectionText?: string; frameId?: number }, { id?: number } | undefined]>(),
@@ -80,8 +83,17 @@ export function fakePageApi(options: { granted?: string[] } = {}) {
     tabs: { onUpdated: events.onUpdated, onRemoved: events.onRemoved },
     runtime: { onInstalled: events.onInstalled },
     showLookup: vi.fn(async (tabId: number, frameId: number, text: string) => void shown.push({ tabId, frameId, text })),
+    runInFrames: vi.fn(async ({ target, func }) => {
+      const all = frames.get(target.tabId) ?? [];
+      const chosen = target.allFrames ? all : all.filter((f) => target.frameIds?.includes(f.frameId));
+      if (func.name === 'pressKey') {
+        for (const f of chosen) keys.push({ tabId: target.tabId, frameId: f.frameId });
+        return chosen.map((f) => ({ frameId: f.frameId, result: f.lens }));
+      }
+      return chosen.map(({ frameId, lens, focused }) => ({ frameId, result: { lens, focused } }));
+    }),
   };
-  return { api, granted, registered, badges, session, menus, injections, shown, events };
+  return { api, granted, registered, badges, session, menus, injections, shown, events, frames, keys };
 }
 
 export function memorySites(initial: string[] = []) {
