@@ -21,8 +21,10 @@ export function HoverCard(props: HoverCardProps) {
   return (
     <div class="card-body" role="dialog" aria-label={label} aria-modal="false" tabIndex={-1}>
       <div class="card-top">
-        <button type="button" class="close" aria-label="Close (Escape)" title="Close (Escape)" onClick={onClose}>
-          ×
+        {/* The name is text, not aria-label: a label that does not contain what is shown (×) fails WCAG 2.5.3. */}
+        <button type="button" class="close" title="Close (Escape)" onClick={onClose}>
+          <span aria-hidden="true">×</span>
+          <span class="sr-only">Close (Escape)</span>
         </button>
       </div>
       {!single && <p class="title">{title}</p>}

@@ -84,7 +84,9 @@ describe('HoverCard', () => {
     expect(document.getElementById(details.getAttribute('aria-describedby')!)?.textContent).toBe('Network details cost 1 API request');
     details.click();
     buttons.find((b) => b.textContent === 'Copy IP')!.click();
-    buttons.find((b) => b.getAttribute('aria-label') === 'Close (Escape)')!.click();
+    const close = buttons.find((b) => b.querySelector('.sr-only')?.textContent === 'Close (Escape)')!;
+    expect(close.querySelector('[aria-hidden="true"]')?.textContent).toBe('×');
+    close.click();
     expect(calls.details).toHaveBeenCalledWith('93.184.216.66');
     expect(calls.copy).toHaveBeenCalledWith('93.184.216.66');
     expect(calls.close).toHaveBeenCalled();
