@@ -94,6 +94,11 @@ export default defineConfig({
         suggested_key: { default: 'Alt+Shift+L' },
         description: 'Open the IP lookup popup',
       },
+      // Marks are highlights, not elements: Tab cannot reach them (lib/background/keyboard-command.ts).
+      'next-ip': {
+        suggested_key: { default: 'Alt+Shift+K' },
+        description: 'Go to the next marked IP on screen and open its card (or into the open card)',
+      },
     },
     ...(browser === 'firefox'
       ? {

@@ -22,6 +22,12 @@ export interface ReputationDetailsProps {
   children?: ComponentChildren;
   /** Heading level of the IP line inside the host page/card. */
   headingLevel?: 2 | 3;
+  /**
+   * A compact first view (the hover card): score, reputation, hits, last attack and the
+   * actions; the threat level, description, whitelist entry and network details behind a
+   * "More" button. Without it everything shows at once.
+   */
+  more?: { open: boolean; onToggle: () => void };
 }
 
 const IPINFO_FIELDS: [keyof IpInfo, string][] = [
@@ -44,28 +50,55 @@ function Row({ label, children }: { label: string; children: ComponentChildren }
   );
 }
 
+type Found = Extract<LookupResult, { status: 'found' }>;
+
 /**
  * The badge's severity is the only level shown: the API's own `threat_level` (bulk answers only,
  * and ranked on its own scale) is not repeated here, since a second level beside the badge told
  * the analyst "High" and "MEDIUM" for one IP. The export keeps it as `api_threat_level`.
+ *
+ * The summary is what a first look needs: how bad, how sure, how often, how recently.
  */
-function FoundDetails({ result, now }: { result: Extract<LookupResult, { status: 'found' }>; now: number }) {
+function FoundSummary({ result, now }: { result: Found; now: number }) {
   const d = result.data;
   const last = formatLastAttack(d.lastAttack, { totalHits: d.totalHits, whitelisted: d.whitelisted }, now);
+  return (
+    <dl class="rep-fields">
+      <Row label="Score">{formatScore(d.score)}{d.score !== null ? ' / 100' : ''}</Row>
+      <Row label="Reputation">{d.reputation !== null ? visible(d.reputation) : d.whitelisted ? 'whitelisted' : '—'}</Row>
+      <Row label="Total hits">{formatCount(d.totalHits)}</Row>
+      <Row label="Last attack">
+        <span class="rep-last">{last.primary}</span>
+        {last.absolute && <span class="rep-abs"> ({last.absolute})</span>}
+      </Row>
+    </dl>
+  );
+}
+
+function networkRows(result: Found): [keyof IpInfo, string][] {
+  const info = result.data.ipInfo;
+  return info ? IPINFO_FIELDS.filter(([key]) => typeof info[key] === 'string' && info[key] !== '') : [];
+}
+
+/** Whether the answer holds more than the summary shows. */
+export function hasMore(result: LookupResult): boolean {
+  if (result.status !== 'found') return false;
+  const d = result.data;
+  return !!d.description || d.whitelisted || networkRows(result).length > 0;
+}
+
+/** The rest of an answer: the API's description, the whitelist entry, the network. */
+function FoundMore({ result }: { result: Found }) {
+  const d = result.data;
   const info = d.ipInfo;
-  const infoRows = info ? IPINFO_FIELDS.filter(([key]) => typeof info[key] === 'string' && info[key] !== '') : [];
+  const infoRows = networkRows(result);
   return (
     <>
-      <dl class="rep-fields">
-        <Row label="Score">{formatScore(d.score)}{d.score !== null ? ' / 100' : ''}</Row>
-        <Row label="Reputation">{d.reputation !== null ? visible(d.reputation) : d.whitelisted ? 'whitelisted' : '—'}</Row>
-        <Row label="Total hits">{formatCount(d.totalHits)}</Row>
-        <Row label="Last attack">
-          <span class="rep-last">{last.primary}</span>
-          {last.absolute && <span class="rep-abs"> ({last.absolute})</span>}
-        </Row>
-        {d.description && <Row label="Description">{visible(d.description)}</Row>}
-      </dl>
+      {d.description && (
+        <dl class="rep-fields">
+          <Row label="Description">{visible(d.description)}</Row>
+        </dl>
+      )}
       {d.whitelisted && (
         <div class="rep-whitelist" role="note">
           <strong>Whitelisted</strong>
@@ -88,7 +121,7 @@ function FoundDetails({ result, now }: { result: Extract<LookupResult, { status:
 }
 
 export function ReputationDetails(props: ReputationDetailsProps) {
-  const { result, thresholds, children } = props;
+  const { result, thresholds, children, more } = props;
   const now = props.now ?? Date.now();
   const severity = severityOf(result, thresholds);
   const Heading = props.headingLevel === 3 ? 'h3' : 'h2';
@@ -100,7 +133,8 @@ export function ReputationDetails(props: ReputationDetailsProps) {
         </Heading>
         <SeverityBadge severity={severity} />
       </header>
-      {result.status === 'found' && <FoundDetails result={result} now={now} />}
+      {result.status === 'found' && <FoundSummary result={result} now={now} />}
+      {result.status === 'found' && !more && <FoundMore result={result} />}
       {result.status === 'not-found' && (
         <p class="rep-note">Not in the threat database: no attacks recorded for this address.</p>
       )}
@@ -111,6 +145,22 @@ export function ReputationDetails(props: ReputationDetailsProps) {
         </p>
       )}
       {children && <div class="rep-actions">{children}</div>}
+      {result.status === 'found' && more && hasMore(result) && <MoreDisclosure result={result} more={more} />}
     </section>
+  );
+}
+
+/** The "More" button and what it shows: a disclosure (button with aria-expanded), Enter and Space open it. */
+function MoreDisclosure({ result, more }: { result: Found; more: NonNullable<ReputationDetailsProps['more']> }) {
+  const id = `rep-more-${result.ip.replace(/[^0-9a-f]/gi, '-')}`;
+  return (
+    <div class="rep-more">
+      <button type="button" class="more" aria-expanded={more.open} aria-controls={id} onClick={more.onToggle}>
+        {more.open ? 'Less' : 'More'}
+      </button>
+      <div id={id} hidden={!more.open}>
+        {more.open && <FoundMore result={result} />}
+      </div>
+    </div>
   );
 }

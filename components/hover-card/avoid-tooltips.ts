@@ -8,6 +8,10 @@
  * the pointer travels from the IP to the card, and a card that jumped back under the pointer's
  * way would move away from the analyst reaching for it. Boxes are remembered relative to the
  * IP, so they follow it when the page scrolls.
+ *
+ * The marked IPs on the lines just above and below (`neighbours`, the rows an analyst compares
+ * with) are kept clear of too, but only where the room allows: a tooltip is never covered, a
+ * neighbour only when every place covers one (then the least of them).
  */
 import type { Middleware, MiddlewareState } from '@floating-ui/dom';
 import { chooseCardPlacement, type Rect } from '@/lib/page/card/card-placement';
@@ -15,6 +19,8 @@ import { chooseCardPlacement, type Rect } from '@/lib/page/card/card-placement';
 export interface AvoidOptions {
   /** The page tooltips visible now. */
   elements: () => readonly Element[];
+  /** The neighbouring marks' boxes as the card opened (viewport pixels then). */
+  neighbours?: readonly Rect[];
   viewport: () => { width: number; height: number };
   gap: number;
   padding: number;
@@ -30,9 +36,12 @@ export function pushOf(state: MiddlewareState): number {
 export function avoidPageTooltips(options: AvoidOptions): Middleware & { avoids(): boolean } {
   /** Each tooltip's last box, relative to the IP's box. */
   const seen = new Map<Element, Rect>();
+  const neighbours = options.neighbours ?? [];
+  /** The neighbours relative to the IP's box, from the first computation on. */
+  let near: Rect[] | null = null;
   return {
     name: NAME,
-    avoids: () => seen.size > 0 || options.elements().length > 0,
+    avoids: () => neighbours.length > 0 || seen.size > 0 || options.elements().length > 0,
     fn(state) {
       // Decided once per computation: the size middleware's re-measure must not undo it.
       if ((state.middlewareData[NAME] as { placement?: string } | undefined)?.placement) return {};
@@ -41,13 +50,15 @@ export function avoidPageTooltips(options: AvoidOptions): Middleware & { avoids(
         const r = el.getBoundingClientRect();
         seen.set(el, { x: r.x - anchor.x, y: r.y - anchor.y, width: r.width, height: r.height });
       }
-      if (seen.size === 0) return {};
-      const avoid = [...seen.values()].map((r) => ({ ...r, x: r.x + anchor.x, y: r.y + anchor.y }));
+      near ??= neighbours.map((r) => ({ ...r, x: r.x - anchor.x, y: r.y - anchor.y }));
+      if (seen.size === 0 && near.length === 0) return {};
+      const fromAnchor = (r: Rect) => ({ ...r, x: r.x + anchor.x, y: r.y + anchor.y });
       const { placement, push } = chooseCardPlacement({
         anchor,
         card: state.rects.floating,
         viewport: options.viewport(),
-        avoid,
+        avoid: [...seen.values()].map(fromAnchor),
+        spare: near.map(fromAnchor),
         gap: options.gap,
         padding: options.padding,
       });

@@ -22,7 +22,9 @@ export function createCardSurface(doc: Document): CardSurface {
   let host: CardHost | null = null;
   let card: HTMLElement | null = null;
   let stopFollowing: (() => void) | null = null;
+  /** Where the focus was when the card took it; null while the card has not. */
   let focusBefore: Element | null = null;
+  const hasFocus = () => !!host && doc.activeElement === host.host;
 
   function ensureHost(): { host: CardHost; card: HTMLElement } {
     if (!host || !card) {
@@ -54,7 +56,7 @@ export function createCardSurface(doc: Document): CardSurface {
     paint(view) {
       if (card) render(<HoverCard {...view} />, card);
     },
-    place(mode, onAnchorLost) {
+    place(mode, onAnchorLost, neighbours) {
       const { card: c } = ensureHost();
       if (c.hasAttribute('popover') && !isPopoverOpen(c)) c.showPopover();
       const anchor = anchorOf(mode);
@@ -63,26 +65,32 @@ export function createCardSurface(doc: Document): CardSurface {
         // The page's own tooltip for this text (a grid's cell tooltip) stays uncovered.
         const target = mode.kind === 'hover' ? mode.occ.node : (mode.range?.startContainer ?? null);
         const tooltips = pageTooltipsFor({ doc, target, isOwnUi: (el) => !!host?.isHost(el) });
-        stopFollowing = followAnchor(anchor, c, lost, tooltips);
+        stopFollowing = followAnchor(anchor, c, lost, tooltips, neighbours);
       } else {
         // Nothing to point at (selection gone): top right, inside the viewport.
         c.style.left = `${Math.max(8, doc.documentElement.clientWidth - 400)}px`;
         c.style.top = '8px';
       }
-      if (mode.kind === 'selection') {
-        focusBefore = doc.activeElement;
-        c.focus({ preventScroll: true });
-      }
     },
-    detach(mode) {
+    focusIn() {
+      if (!card) return;
+      if (!hasFocus()) focusBefore = doc.activeElement;
+      // The dialog itself, so a screen reader announces its name (IP and severity) first.
+      const dialog = card.querySelector<HTMLElement>('[role="dialog"]') ?? card;
+      dialog.focus({ preventScroll: true });
+    },
+    hasFocus,
+    detach() {
       stopFollowing?.();
       stopFollowing = null;
+      const hadFocus = hasFocus();
       if (card) {
         if (card.hasAttribute('popover') && isPopoverOpen(card)) card.hidePopover();
         render(null, card);
       }
       host?.detach();
-      if (mode.kind === 'selection' && focusBefore instanceof HTMLElement && focusBefore.isConnected) {
+      // Back where it was, unless the analyst has moved it out of the card meanwhile.
+      if (hadFocus && focusBefore instanceof HTMLElement && focusBefore.isConnected) {
         focusBefore.focus({ preventScroll: true });
       }
       focusBefore = null;

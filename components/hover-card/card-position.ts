@@ -2,9 +2,11 @@
  * Places the card next to a piece of text (a Range, not an element: the IP has no element of
  * its own) with Floating UI, flipping and shifting so it never leaves the viewport, and keeps
  * it there while the page scrolls or resizes. Off the page's own tooltip for the same text when
- * it shows one (avoid-tooltips.ts).
+ * it shows one, and where it can off the marked IPs on the lines above and below
+ * (avoid-tooltips.ts).
  */
 import { autoUpdate, computePosition, flip, inline, offset, shift, size, type VirtualElement } from '@floating-ui/dom';
+import type { Rect } from '@/lib/page/card/card-placement';
 import type { PageTooltips } from '@/lib/page/card/page-tooltips';
 import { avoidPageTooltips, pushOf } from './avoid-tooltips';
 
@@ -27,23 +29,26 @@ export function followAnchor(
   card: HTMLElement,
   lost?: { isAlive: () => boolean; onLost: () => void },
   tooltips?: PageTooltips,
+  neighbours: readonly Rect[] = [],
 ): () => void {
   const doc = card.ownerDocument;
-  const avoid = tooltips
-    ? avoidPageTooltips({
-        elements: tooltips.elements,
-        viewport: () => ({ width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight }),
-        gap: GAP,
-        padding: PADDING,
-      })
-    : null;
+  const avoid =
+    tooltips || neighbours.length
+      ? avoidPageTooltips({
+          elements: tooltips?.elements ?? (() => []),
+          neighbours,
+          viewport: () => ({ width: doc.documentElement.clientWidth, height: doc.documentElement.clientHeight }),
+          gap: GAP,
+          padding: PADDING,
+        })
+      : null;
   const update = () => {
     // A virtualised table re-rendered the row under the card: its text is gone, so is the card.
     if (lost && !lost.isAlive()) {
       lost.onLost();
       return;
     }
-    // Beside a page tooltip the placement is avoid's choice, which already weighs the room.
+    // Beside a page tooltip or marked neighbours the placement is avoid's choice, which already weighs the room.
     const avoiding = avoid?.avoids() ? avoid : null;
     void computePosition(anchor, card, {
       strategy: 'fixed',

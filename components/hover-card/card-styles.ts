@@ -19,6 +19,10 @@ export const CARD_CSS = `
 }
 .card:focus { outline: none; }
 .card:focus-visible { outline: 2px solid Highlight; outline-offset: 2px; }
+/* The keyboard's way in (the shortcut, the selection card): the dialog takes the focus, and shows it. */
+.card-body:focus { outline: 2px solid Highlight; outline-offset: 3px; border-radius: 4px; }
+.card-body:focus:not(:focus-visible) { outline: none; }
+.rep-more { margin-top: 6px; }
 .card-top { display: flex; justify-content: flex-end; margin: -4px -6px 0 0; float: right; }
 .card button {
   font: 12px/1.2 system-ui, sans-serif; color: CanvasText; background: transparent;

@@ -4,6 +4,7 @@
  * through Preact as text.
  */
 import type { CardView } from '@/lib/page/card/card-store';
+import { SEVERITY_LABEL, severityOf } from '@/lib/severity';
 import { CardActions } from './card-actions';
 import { CardPivots } from './card-pivots';
 import { IpView } from './ip-view';
@@ -14,19 +15,23 @@ export type HoverCardProps = CardView;
 export function HoverCard(props: HoverCardProps) {
   const { entries, title, thresholds, onDetails, onCopy, onCheckBlock, onClose } = props;
   const single = entries.length === 1 && !title;
-  const label = single ? `IP reputation: ${entries[0]!.ip}` : (title ?? 'IP reputation');
+  // What a screen reader says as the focus comes in: the IP and its severity, the card's gist.
+  const first = entries[0];
+  const label = single && first ? `IP reputation: ${first.ip}, ${SEVERITY_LABEL[first.result ? severityOf(first.result, thresholds) : 'pending']}` : (title ?? 'IP reputation');
   return (
-    <div class="card-body" role="dialog" aria-label={label} aria-modal="false">
+    <div class="card-body" role="dialog" aria-label={label} aria-modal="false" tabIndex={-1}>
       <div class="card-top">
-        <button type="button" class="close" aria-label="Close (Escape)" title="Close (Escape)" onClick={onClose}>
-          ×
+        {/* The name is text, not aria-label: a label that does not contain what is shown (×) fails WCAG 2.5.3. */}
+        <button type="button" class="close" title="Close (Escape)" onClick={onClose}>
+          <span aria-hidden="true">×</span>
+          <span class="sr-only">Close (Escape)</span>
         </button>
       </div>
       {!single && <p class="title">{title}</p>}
-      {entries.length === 0 && <p class="rep-note">No IP address in the selected text.</p>}
+      {entries.length === 0 && <p class="rep-note">{props.emptyText ?? 'No IP address in the selected text.'}</p>}
       <div class="list">
         {entries.map((e) => (
-          <IpView key={e.ip} ip={e.ip} result={e.result} thresholds={thresholds} headingLevel={single ? 2 : 3}>
+          <IpView key={e.ip} ip={e.ip} result={e.result} thresholds={thresholds} headingLevel={single ? 2 : 3} more={{ open: e.more, onToggle: () => props.onMore(e.ip) }}>
             <CardActions
               ip={e.ip}
               result={e.result}

@@ -15,6 +15,8 @@ export interface IpViewProps {
   result: LookupResult | undefined;
   thresholds: SeverityThresholds;
   headingLevel: 2 | 3;
+  /** The compact first view's "More" (see ReputationDetails). */
+  more?: { open: boolean; onToggle: () => void };
   children?: ComponentChildren;
 }
 
@@ -23,10 +25,10 @@ function errorText(error: Extract<LookupResult, { status: 'error' }>['error']): 
   return `${d.title}: ${d.message} (${d.detail})`;
 }
 
-export function IpView({ ip, result, thresholds, headingLevel, children }: IpViewProps) {
+export function IpView({ ip, result, thresholds, headingLevel, more, children }: IpViewProps) {
   if (result) {
     return (
-      <ReputationDetails result={result} thresholds={thresholds} headingLevel={headingLevel} describeError={errorText}>
+      <ReputationDetails result={result} thresholds={thresholds} headingLevel={headingLevel} describeError={errorText} {...(more ? { more } : {})}>
         {children}
       </ReputationDetails>
     );

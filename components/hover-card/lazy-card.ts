@@ -21,6 +21,16 @@ import type { CardStore, CardStoreDeps } from '@/lib/page/card/card-store';
 /** The property of the isolated world's global object that carries the card's factory. */
 export const CARD_FACTORY_KEY = '__ipReputationLensCard';
 
+/**
+ * Where the keyboard shortcut comes in: a browser command reaches the background only, which
+ * runs a function in this world (lib/background/keyboard-command.ts, pressKey). This property
+ * holds what brings the card (loading its code first if need be), `(fromHover: false) =>
+ * Promise<CardStore | null>`, and that function calls the card's `keyboard()`: the content
+ * script carries nothing more for it. The page's own scripts live in another world and cannot
+ * reach it.
+ */
+export const CARD_KEYBOARD_KEY = '__ipReputationLensKey';
+
 export type CardFactory = (deps: CardStoreDeps) => CardStore;
 
 type CardGlobal = { [CARD_FACTORY_KEY]?: CardFactory };
@@ -42,7 +52,13 @@ export interface LazyCardDeps extends Omit<CardStoreDeps, 'initialPointer'> {
   restMs?: number;
 }
 
-export function createLazyCard(deps: LazyCardDeps): CardStore {
+/**
+ * What the content script holds of the card: the selection lookup and the scanner's "ours?"
+ * check. The keyboard comes in through CARD_KEYBOARD_KEY; the rest is the card's own.
+ */
+export type PageCard = Pick<CardStore, 'showForSelection' | 'isOwnUi'>;
+
+export function createLazyCard(deps: LazyCardDeps): PageCard {
   const doc = deps.doc ?? document;
   const { signal } = deps;
   const restMs = deps.restMs ?? deps.hoverTiming?.restMs ?? 80;
@@ -88,16 +104,11 @@ export function createLazyCard(deps: LazyCardDeps): CardStore {
     { capture: true, passive: true, signal: watching.signal },
   );
   watching.signal.addEventListener('abort', () => clearTimeout(restTimer));
+  (globalThis as Record<string, unknown>)[CARD_KEYBOARD_KEY] = ensure;
 
   return {
-    showForSelection(text) {
-      if (card) card.showForSelection(text);
-      else void ensure(false).then((c) => c?.showForSelection(text));
-    },
+    // Once loaded, ensure() gives the same card at once (a resolved promise).
+    showForSelection: (text) => void ensure(false).then((c) => c?.showForSelection(text)),
     isOwnUi: (element) => card?.isOwnUi(element) ?? false,
-    close: () => card?.close(),
-    get open() {
-      return card?.open ?? false;
-    },
   };
 }

@@ -5,8 +5,7 @@
  * runs nowhere the analyst did not ask for. Built as `content-scripts/content.js`.
  */
 import { classifyIp, findIps } from '@/lib/ip';
-import type { CardStore } from '@/lib/page/card/card-store';
-import { createLazyCard } from '@/components/hover-card/lazy-card';
+import { createLazyCard, type PageCard } from '@/components/hover-card/lazy-card';
 import { PageLens } from '@/lib/page/page-lens';
 import { fetchPivots, loadCard, lookupDetailed, openPivot, openSubnetCheck, readDisplaySettings, sendLookup, sendSummary } from './extension-bridge';
 import { BlockMarks } from '@/lib/page/marks/block-marks';
@@ -41,7 +40,7 @@ export default defineContentScript({
 
     const settings = await readDisplaySettings();
     if (signal.aborted) return;
-    let card: CardStore | null = null;
+    let card: PageCard | null = null;
     const blocks = new BlockMarks({
       registry: CSS.highlights,
       createHighlight: () => new Highlight(),

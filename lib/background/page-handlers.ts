@@ -15,6 +15,7 @@ import { createBadge, type BadgeApi } from './badge';
 import { FrameAsks } from './frame-asks';
 import { createMenus, menuAction, type MenuApi, type MenuClick } from './context-menu';
 import { injectCard, injectContentScript, type InjectApi } from './inject-content-script';
+import { nextIpCommand, NEXT_IP_COMMAND, type KeyboardApi } from './keyboard-command';
 import type { PivotService } from './pivot-handlers';
 import type { StixService } from './stix-handlers';
 import { createSiteRegistration, type RegistrationApi, type SitesSetting } from './site-registration';
@@ -43,6 +44,8 @@ export interface PageBrowserApi extends MenuApi {
   showLookup(tabId: number, frameId: number, text: string): Promise<void>;
   /** Writes text to the clipboard from one frame of a tab; false when the page refused. */
   copyInFrame(tabId: number, frameId: number, text: string): Promise<boolean>;
+  /** `scripting.executeScript` with a function (the keyboard shortcut's way into a frame). */
+  runInFrames: KeyboardApi['runInFrames'];
 }
 
 export interface PageHandlerDeps {
@@ -87,7 +90,7 @@ async function writeClipboardInPage(text: string): Promise<boolean> {
 }
 
 export function browserPageApi(): PageBrowserApi {
-  const b = browser as unknown as Omit<PageBrowserApi, 'session' | 'showLookup' | 'copyInFrame'> & {
+  const b = browser as unknown as Omit<PageBrowserApi, 'session' | 'showLookup' | 'copyInFrame' | 'runInFrames'> & {
     storage: { session: NonNullable<BadgeApi['session']> };
   };
   return {
@@ -99,6 +102,7 @@ export function browserPageApi(): PageBrowserApi {
     commands: b.commands,
     tabs: b.tabs,
     runtime: b.runtime,
+    runInFrames: (injection) => (browser.scripting.executeScript as (i: typeof injection) => Promise<unknown[]>)(injection),
     async showLookup(tabId, frameId, text) {
       const reply = await sendToTab(tabId, 'tab:show-lookup', { text }, frameId);
       if (!reply.ok) throw new Error(reply.error.message);
@@ -210,6 +214,10 @@ export function createPageHandlers(deps: PageHandlerDeps) {
     api.commands.onCommand.addListener((command, tab) => {
       if (command === 'scan-page' && typeof tab?.id === 'number') {
         void injectContentScript(api, tab.id).catch(() => undefined);
+      }
+      if (command === NEXT_IP_COMMAND && typeof tab?.id === 'number') {
+        const keyboard = { runInFrames: api.runInFrames, scan: (tabId: number) => injectContentScript(api, tabId) };
+        void nextIpCommand(keyboard, tab.id).catch(() => undefined);
       }
     });
     api.tabs.onUpdated.addListener((tabId, change) => {

@@ -25,7 +25,7 @@ test('hovering an IP shows its reputation; Details adds the network information'
 
   // Screen readers get a named dialog.
   const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string } }[] };
-  expect(nodes.some((n) => n.role?.value === 'dialog' && n.name?.value === 'IP reputation: 185.220.101.1')).toBe(true);
+  expect(nodes.some((n) => n.role?.value === 'dialog' && n.name?.value === 'IP reputation: 185.220.101.1, Critical')).toBe(true);
 
   const detailed = env.sim.requestLog.filter((r) => r.path === '/checkIP').length;
   await clickCardButton(page, cdp, /^Details$/);
@@ -47,6 +47,9 @@ test('the card moves to another IP and closes when the pointer leaves', async ({
   await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('311');
   await hoverIp(page, '1.1.1.1');
   await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('Whitelisted');
+  // The whitelist entry is behind "More" in the card's compact first view.
+  await clickCardButton(page, cdp, /^More$/);
+  await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('Anycast resolver');
   const text = (await readCard(cdp))!.text;
   expect(text).toContain('Anycast resolver, never block');
   expect(text).not.toContain('23.129.64.130');
@@ -91,6 +94,11 @@ test('the context menu lookup shows a card for the IPs of the selection', async 
     return c.tabs.sendMessage(tab!.id, { type: 'tab:show-lookup', payload: { text: 'from 185.220.101.1 and 1.1.1.1 and 10.0.0.1' } }, { frameId: 0 });
   }, url);
   expect(reply).toEqual({ ok: true, value: { ok: true } });
+  await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('1.1.1.1 Whitelisted');
+  // The selection card's entries are compact too: the whitelist entry is behind 1.1.1.1's "More",
+  // the second one (the first turns to "Less").
+  await clickCardButton(page, cdp, /^More$/);
+  await clickCardButton(page, cdp, /^More$/);
   await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('Anycast resolver');
   const text = (await readCard(cdp))!.text;
   expect(text).toContain('IP addresses in the selection');

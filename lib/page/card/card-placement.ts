@@ -5,6 +5,10 @@
  * the card's edge, size shrinking the card to the space on its side) and picks the first
  * placement whose card rectangle stays clear of every rectangle to avoid. When none does, the
  * one covering the least of them: that is the side away from the tooltip.
+ *
+ * Rectangles to spare (the marked IPs on the lines around the one the card is about) weigh
+ * less: a card may cover them when every placement that spares them covers a tooltip or leaves
+ * the screen, and then covers the least of them.
  */
 
 export interface Rect {
@@ -44,6 +48,8 @@ export interface PlacementInput {
   viewport: { width: number; height: number };
   /** The page's tooltips and popovers. */
   avoid: readonly Rect[];
+  /** Kept clear of where the room allows (neighbouring marks). */
+  spare?: readonly Rect[];
   /** Distance between the IP and the card (Floating UI's offset). */
   gap?: number;
   /** Distance kept from the viewport's edges (shift and size padding). */
@@ -61,6 +67,8 @@ export interface PlacementChoice {
   rect: Rect;
   /** Area of the avoided rectangles (widened by the gap) that the card would cover. */
   overlap: number;
+  /** Area of the rectangles to spare that the card would cover. */
+  spared: number;
   /** The card fits on that side at its full size. */
   fits: boolean;
 }
@@ -83,20 +91,22 @@ export function chooseCardPlacement(input: PlacementInput): PlacementChoice {
   options.sort(
     (a, b) =>
       a.overlap + a.offscreen - (b.overlap + b.offscreen) ||
+      a.spared - b.spared ||
       Number(a.push > 0) - Number(b.push > 0) ||
       Number(b.fits) - Number(a.fits) ||
       a.push - b.push ||
       a.index - b.index,
   );
-  const { placement, push, rect, overlap, fits } = options[0]!;
-  return { placement, push, rect, overlap, fits };
+  const { placement, push, rect, overlap, spared, fits } = options[0]!;
+  return { placement, push, rect, overlap, spared, fits };
 
   function option(placement: CardPlacement, push: number) {
     const { rect, fits } = cardRectAt(placement, input, push);
     const overlap = avoid.reduce((sum, r) => sum + overlapArea(rect, r), 0);
+    const spared = (input.spare ?? []).reduce((sum, r) => sum + overlapArea(rect, r), 0);
     const { width, height } = input.viewport;
     const offscreen = rect.width * rect.height - overlapArea(rect, { x: 0, y: 0, width, height });
-    return { placement, push, rect, overlap, offscreen, fits };
+    return { placement, push, rect, overlap, spared, offscreen, fits };
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The hover card's state and behaviour, without its markup: hover intent over marked IPs,
  * which IPs the card shows (one hovered, or a selection's), the detailed lookups behind
- * "Details", copy feedback, Escape and outside clicks. It knows the page only through a
+ * "Details", copy feedback, Escape and outside clicks, and the keyboard shortcut that walks the
+ * marks on screen and takes focus into the card. It knows the page only through a
  * `CardLens`, the extension only through the functions it is given, and the card on screen
  * only through a `CardSurface` (components/hover-card/card-mount.tsx: Preact, the shadow
  * host, Floating UI). Loaded with the card's lazily injected bundle, not the content script.
@@ -15,9 +16,12 @@ import type { Reply, ReplyError } from '@/lib/protocol';
 import type { SeverityThresholds } from '@/lib/severity';
 import { describeSkipped } from '@/lib/format';
 import { describeError } from '@/lib/ui/shared/error-messages';
+import type { Rect } from './card-placement';
 import { createHoverIntent, type HoverTarget } from './hover-intent';
 import { liveRange } from './hit-test';
 import type { Occurrence } from '../occurrences/occurrence-store';
+import { neighbourRects, nextMark, type Placed } from './screen-marks';
+import { visibleMarks, type MarkSource } from './visible-marks';
 
 export interface CardLens {
   hitTest(x: number, y: number): Occurrence | undefined;
@@ -28,6 +32,8 @@ export interface CardLens {
   readonly thresholds: SeverityThresholds;
   /** Changes when the page's results go stale (see PageLens.resultsStale). */
   readonly resultsGeneration: number;
+  /** The occurrences held: where the keyboard finds the marks on screen. */
+  readonly store: MarkSource;
 }
 
 export interface CardStoreDeps {
@@ -67,6 +73,8 @@ export interface CardEntry {
   copiedStix: boolean;
   /** Why "Copy as STIX" did not copy, if it did not. */
   stixError: string | null;
+  /** "More" is open: the answer's fields beyond the first view (threat level, whitelist, network). */
+  more: boolean;
 }
 
 /** What the card shows, and what its buttons do. */
@@ -74,6 +82,8 @@ export interface CardView {
   /** One entry: a hover card; several: the selection card. */
   entries: CardEntry[];
   title?: string;
+  /** What a card without entries says. */
+  emptyText?: string;
   thresholds: SeverityThresholds;
   /** "Open in …": the first one is what the O key opens. */
   pivots: PivotChoice[];
@@ -87,12 +97,14 @@ export interface CardView {
   /** Absent: no "Copy as STIX" button. */
   onCopyStix?: (ip: string) => void;
   onPivot: (ip: string, pivotId: string) => void;
+  /** Opens or closes the entry's "More". */
+  onMore: (ip: string) => void;
   onClose: () => void;
 }
 
 export type CardMode =
   | { kind: 'hover'; occ: Occurrence; point: { x: number; y: number } }
-  | { kind: 'selection'; ips: string[]; range: Range | null };
+  | { kind: 'selection'; ips: string[]; range: Range | null; title?: string; emptyText?: string };
 
 /** The card on screen, as the store drives it. */
 export interface CardSurface {
@@ -100,9 +112,17 @@ export interface CardSurface {
   attach(): void;
   /** Draws the card. */
   paint(view: CardView): void;
-  /** Shows the painted card next to what `mode` points at (focusing a selection card); `onAnchorLost` when a hovered IP leaves the page. */
-  place(mode: CardMode, onAnchorLost: () => void): void;
-  /** Takes the card out of the page; `mode` is the one it showed (a selection card gives focus back). */
+  /**
+   * Shows the painted card next to what `mode` points at; `onAnchorLost` when a hovered IP
+   * leaves the page. `neighbours`: the marks on the lines around it, which it keeps clear of
+   * where it can.
+   */
+  place(mode: CardMode, onAnchorLost: () => void, neighbours?: readonly Rect[]): void;
+  /** Moves the keyboard focus into the card, remembering where it was. */
+  focusIn(): void;
+  /** Whether the keyboard focus is in the card. */
+  hasFocus(): boolean;
+  /** Takes the card out of the page, giving focus back where it was if the card took it. */
   detach(mode: CardMode): void;
   /** The card's own host (our UI: never a hover target, never an outside click). */
   contains(target: EventTarget | null): boolean;
@@ -113,6 +133,11 @@ export interface CardSurface {
 export interface CardStore {
   /** The context menu's "Look up IP reputation" on selected text. */
   showForSelection(text: string): void;
+  /**
+   * The keyboard shortcut: into the open card when the focus is elsewhere (a card the pointer
+   * opened), else to the next mark on screen in reading order, its card open with the focus.
+   */
+  keyboard(): void;
   /** For the scanner: our host is never scanned. */
   isOwnUi(element: Element): boolean;
   close(): void;
@@ -123,9 +148,18 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
   const doc = deps.doc ?? document;
   const { lens, signal } = deps;
   let mode: CardMode | null = null;
+  /**
+   * The keyboard took the card (the shortcut, the selection lookup): while its focus stays in,
+   * the card behaves as a dialog, not as a hover. A click on one of its buttons also puts the
+   * focus in, and must not make a hover card stay.
+   */
+  let held = false;
+  const keyboardHeld = () => held && surface.hasFocus();
   const details = new Map<string, DetailsState>();
   const copied = new Map<string, 'plain' | 'defanged' | 'stix'>();
   const stixErrors = new Map<string, string>();
+  /** The entries whose "More" is open. */
+  const moreOpen = new Set<string>();
   let pivots: PivotChoice[] = [];
   let pivotsLoading: Promise<void> | null = null;
   let pivotError: string | null = null;
@@ -143,14 +177,17 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       const range = occ && liveRange(occ);
       return occ && range ? { item: occ, rects: [...range.getClientRects()] } : undefined;
     },
-    same: (a, b) => a.node === b.node && a.start === b.start && a.ip === b.ip,
+    same: sameOccurrence,
     onEnter: (t) => {
-      if (mode?.kind === 'selection') return;
+      // A card the keyboard is in stays until the analyst leaves it: the pointer resting
+      // somewhere must not take it (and the focus) away.
+      if (mode?.kind === 'selection' || keyboardHeld()) return;
+      held = false;
       lens.askNow([t.item.ip]);
       openMode({ kind: 'hover', occ: t.item, point: centre(t.rects) });
     },
     onLeave: () => {
-      if (mode?.kind === 'hover') closeCard();
+      if (mode?.kind === 'hover' && !keyboardHeld()) closeCard();
     },
     isOverCard: (e) => surface.contains(e.target),
     signal,
@@ -170,6 +207,7 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       stixError: stixErrors.get(ip) ?? null,
       block: blockOfIp(ip),
       blockError: blockErrors.get(ip) ?? null,
+      more: moreOpen.has(ip),
     }));
   }
 
@@ -177,7 +215,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
     if (!mode) return;
     surface.paint({
       entries: entries(),
-      ...(mode.kind === 'selection' ? { title: 'IP addresses in the selection' } : {}),
+      ...(mode.kind === 'selection' ? { title: mode.title ?? 'IP addresses in the selection' } : {}),
+      ...(mode.kind === 'selection' && mode.emptyText ? { emptyText: mode.emptyText } : {}),
       thresholds: lens.thresholds,
       pivots,
       pivotError,
@@ -187,27 +226,71 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       ...(deps.copyStix ? { onCopyStix: (ip: string) => void copyStix(ip) } : {}),
       onPivot: (ip, id) => void openPivot(ip, id),
       onCheckBlock: (ip) => void checkBlock(ip),
+      onMore: (ip) => {
+        if (!moreOpen.delete(ip)) moreOpen.add(ip);
+        paint();
+      },
       onClose: () => close(),
     });
   }
 
-  function openMode(next: CardMode): void {
+  function openMode(next: CardMode, marks?: readonly Placed<Occurrence>[]): void {
     mode = next;
     details.clear();
     copied.clear();
     stixErrors.clear();
+    moreOpen.clear();
     blockErrors.clear();
     pivotError = null;
     surface.attach();
     paint();
     loadPivots();
-    surface.place(next, () => queueMicrotask(() => mode === next && close()));
+    surface.place(next, () => queueMicrotask(() => mode === next && close()), next.kind === 'hover' ? neighboursOf(next.occ, marks) : undefined);
+  }
+
+  function marksOnScreen(uncoveredOnly: boolean): readonly Placed<Occurrence>[] {
+    return visibleMarks(lens.store, doc, (el) => surface.contains(el), uncoveredOnly);
+  }
+
+  /** The marks on the lines just above and below the occurrence's line, where the card should not go. */
+  function neighboursOf(occ: Occurrence, marks = marksOnScreen(false)): Rect[] {
+    const box = liveRange(occ)?.getClientRects()[0];
+    if (!box) return [];
+    const anchor = { x: box.left, y: box.top, width: box.width, height: box.height };
+    return neighbourRects(marks, anchor);
+  }
+
+  function focusIn(): void {
+    surface.focusIn();
+    held = true;
+  }
+
+  function keyboard(): void {
+    if (mode && !keyboardHeld()) {
+      focusIn();
+      return;
+    }
+    const marks = marksOnScreen(true);
+    const current = mode?.kind === 'hover' ? mode.occ : undefined;
+    const box = current && liveRange(current)?.getBoundingClientRect();
+    const rect = box ? { x: box.left, y: box.top, width: box.width, height: box.height } : undefined;
+    const next = nextMark(marks, current && { item: current, ...(rect ? { rect } : {}) }, sameOccurrence);
+    intent.dismiss();
+    if (next) {
+      const { x, y, width, height } = next.rect;
+      lens.askNow([next.item.ip]);
+      openMode({ kind: 'hover', occ: next.item, point: { x: x + width / 2, y: y + height / 2 } }, marks);
+    } else {
+      openMode({ kind: 'selection', ips: [], range: null, title: 'IP reputation', emptyText: 'No marked IP address on screen. Scroll to some, then press the shortcut again.' });
+    }
+    focusIn();
   }
 
   function closeCard(): void {
     if (!mode) return;
     const was = mode;
     mode = null;
+    held = false;
     surface.detach(was);
   }
 
@@ -232,6 +315,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       details.set(ip, { state: 'error', message: failure });
     } else if (reply.ok) {
       details.set(ip, { state: 'idle' });
+      // The analyst asked for the network details: they show at once, not behind "More".
+      moreOpen.add(ip);
       lens.putResult(reply.value);
     }
     paint();
@@ -333,7 +418,8 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
   doc.addEventListener(
     'pointerdown',
     (e) => {
-      if (mode?.kind === 'selection' && !surface.contains(e.target)) close();
+      // A card the keyboard opened or went into closes like a dialog; one the pointer holds closes as the pointer leaves.
+      if ((mode?.kind === 'selection' || keyboardHeld()) && !surface.contains(e.target)) close();
     },
     listen,
   );
@@ -349,14 +435,21 @@ export function createCardStore(deps: CardStoreDeps, surface: CardSurface): Card
       const range = sel && sel.rangeCount > 0 && !sel.getRangeAt(0).collapsed ? sel.getRangeAt(0).cloneRange() : null;
       intent.dismiss();
       openMode({ kind: 'selection', ips, range });
+      // The analyst asked from the context menu: the keyboard goes to the answer.
+      focusIn();
       lens.askNow(ips);
     },
+    keyboard,
     isOwnUi: (element) => surface.contains(element),
     close,
     get open() {
       return mode !== null;
     },
   };
+}
+
+function sameOccurrence(a: Occurrence, b: Occurrence): boolean {
+  return a.node === b.node && a.start === b.start && a.ip === b.ip;
 }
 
 function isOpenKey(e: KeyboardEvent): boolean {

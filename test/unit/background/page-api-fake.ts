@@ -27,6 +27,9 @@ export function fakePageApi(options: { granted?: string[] } = {}) {
   const copied: { tabId: number; frameId: number; text: string }[] = [];
   /** What copyInFrame answers: the page may refuse the clipboard. */
   const clipboard = { allowed: true };
+  /** What each frame answers to a function run in it (the keyboard shortcut), by tab. */
+  const frames = new Map<number, { frameId: number; lens: boolean; focused: boolean }[]>();
+  const keys: { tabId: number; frameId: number }[] = [];
   const events = {
     onInstalled: event<[]>(),
     onClicked: event<[{ menuItemId: string; selectionText?: string; frameId?: number }, { id?: number } | undefined]>(),
@@ -87,8 +90,17 @@ export function fakePageApi(options: { granted?: string[] } = {}) {
       if (clipboard.allowed) copied.push({ tabId, frameId, text });
       return clipboard.allowed;
     }),
+    runInFrames: vi.fn(async ({ target, func }) => {
+      const all = frames.get(target.tabId) ?? [];
+      const chosen = target.allFrames ? all : all.filter((f) => target.frameIds?.includes(f.frameId));
+      if (func.name === 'pressKey') {
+        for (const f of chosen) keys.push({ tabId: target.tabId, frameId: f.frameId });
+        return chosen.map((f) => ({ frameId: f.frameId, result: f.lens }));
+      }
+      return chosen.map(({ frameId, lens, focused }) => ({ frameId, result: { lens, focused } }));
+    }),
   };
-  return { api, granted, registered, badges, session, menus, injections, shown, copied, clipboard, events };
+  return { api, granted, registered, badges, session, menus, injections, shown, copied, clipboard, events, frames, keys };
 }
 
 export function memorySites(initial: string[] = []) {

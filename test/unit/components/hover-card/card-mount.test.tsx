@@ -17,6 +17,7 @@ function fakeLens(): CardLens & { asked: string[][] } {
     askNow: (ips) => void asked.push(ips),
     thresholds: DEFAULT_THRESHOLDS,
     resultsGeneration: 0,
+    store: { nodes: () => [], occurrencesOfNode: () => [] },
   };
 }
 

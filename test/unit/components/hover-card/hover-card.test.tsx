@@ -28,7 +28,7 @@ const xss: LookupResult = {
 function show(entries: CardEntry[], title?: string, pivots: PivotChoice[] = []) {
   const root = document.createElement('div');
   document.body.append(root);
-  const calls = { details: vi.fn(), copy: vi.fn(), copyDefanged: vi.fn(), pivot: vi.fn(), close: vi.fn(), checkBlock: vi.fn() };
+  const calls = { details: vi.fn(), copy: vi.fn(), copyDefanged: vi.fn(), pivot: vi.fn(), close: vi.fn(), checkBlock: vi.fn(), more: vi.fn() };
   render(
     <HoverCard
       entries={entries}
@@ -42,6 +42,7 @@ function show(entries: CardEntry[], title?: string, pivots: PivotChoice[] = []) 
       onPivot={calls.pivot}
       onCheckBlock={calls.checkBlock}
       onClose={calls.close}
+      onMore={calls.more}
     />,
     root,
   );
@@ -58,6 +59,7 @@ const entry = (ip: string, result?: LookupResult, extra: Partial<CardEntry> = {}
   copiedDefanged: false,
   copiedStix: false,
   stixError: null,
+  more: false,
   ...extra,
 });
 
@@ -67,9 +69,10 @@ describe('HoverCard', () => {
   });
 
   it('shows the reputation as text, never as markup, in a named dialog', () => {
-    const { root } = show([entry(xss.ip, xss)]);
+    const { root } = show([entry(xss.ip, xss, { more: true })]);
     const dialog = root.querySelector('[role="dialog"]')!;
-    expect(dialog.getAttribute('aria-label')).toBe('IP reputation: 93.184.216.66');
+    expect(dialog.getAttribute('aria-label')).toBe('IP reputation: 93.184.216.66, High');
+    expect(dialog.getAttribute('aria-modal')).toBe('false');
     expect(root.textContent).toContain('<img src=x onerror=alert(1)>');
     expect(root.textContent).toContain('<script>alert(1)</script>');
     expect(root.textContent).toContain('66');
@@ -83,7 +86,9 @@ describe('HoverCard', () => {
     expect(document.getElementById(details.getAttribute('aria-describedby')!)?.textContent).toBe('Network details cost 1 API request');
     details.click();
     buttons.find((b) => b.textContent === 'Copy IP')!.click();
-    buttons.find((b) => b.getAttribute('aria-label') === 'Close (Escape)')!.click();
+    const close = buttons.find((b) => b.querySelector('.sr-only')?.textContent === 'Close (Escape)')!;
+    expect(close.querySelector('[aria-hidden="true"]')?.textContent).toBe('×');
+    close.click();
     expect(calls.details).toHaveBeenCalledWith('93.184.216.66');
     expect(calls.copy).toHaveBeenCalledWith('93.184.216.66');
     expect(calls.close).toHaveBeenCalled();
@@ -143,5 +148,56 @@ describe('HoverCard: open in and copy defanged', () => {
     const { root } = show([entry('8.8.8.8')]);
     expect(root.querySelector('.pivots')).toBeNull();
     expect(root.textContent).toContain('Copy defanged');
+  });
+});
+
+describe('HoverCard first view', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  const whitelisted: LookupResult = {
+    ip: '1.1.1.1',
+    status: 'found',
+    fetchedAt: 1,
+    data: {
+      ip: '1.1.1.1',
+      score: 0,
+      threatLevel: 'LOW',
+      reputation: 'clean',
+      totalHits: 0,
+      lastAttack: null,
+      whitelisted: true,
+      whitelist: { description: 'Anycast resolver, never block', note: null, value: '1.1.1.1' },
+      description: 'Cloudflare',
+      ipInfo: { asn: 'AS13335', as_name: 'Cloudflare', as_domain: null, isp: null, country: 'Australia', country_code: 'AU', continent: null, continent_code: null },
+    },
+  } as unknown as LookupResult;
+
+  it('shows severity, score, reputation, hits, last attack and the actions; the rest behind More', () => {
+    const { root, calls } = show([entry(whitelisted.ip, whitelisted)]);
+    const text = root.textContent ?? '';
+    for (const shown of ['Whitelisted', 'Score', 'Reputation', 'Total hits', 'Last attack', 'Copy IP']) expect(text).toContain(shown);
+    for (const hidden of ['Anycast resolver', 'AS13335', 'Threat level', 'Cloudflare']) expect(text).not.toContain(hidden);
+    const more = [...root.querySelectorAll('button')].find((b) => b.textContent === 'More')!;
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    expect(root.querySelector(`#${more.getAttribute('aria-controls')}`)?.hasAttribute('hidden')).toBe(true);
+    more.click();
+    expect(calls.more).toHaveBeenCalledWith('1.1.1.1');
+  });
+
+  it('shows the rest once More is open, and says so to assistive technology', () => {
+    const { root } = show([entry(whitelisted.ip, whitelisted, { more: true })]);
+    const text = root.textContent ?? '';
+    for (const shown of ['Anycast resolver, never block', 'AS13335', 'Australia', 'Threat level']) expect(text).toContain(shown);
+    const less = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Less')!;
+    expect(less.getAttribute('aria-expanded')).toBe('true');
+    expect(root.querySelector(`#${less.getAttribute('aria-controls')}`)?.hasAttribute('hidden')).toBe(false);
+  });
+
+  it('offers no More when the answer has nothing beyond the first view', () => {
+    const plain = { ...whitelisted, data: { ...(whitelisted as { data: object }).data, whitelisted: false, whitelist: null, description: null, threatLevel: null, ipInfo: undefined } } as unknown as LookupResult;
+    const { root } = show([entry(plain.ip, plain)]);
+    expect([...root.querySelectorAll('button')].map((b) => b.textContent)).not.toContain('More');
   });
 });

@@ -15,6 +15,7 @@ const lens: CardLens = {
   askNow: () => {},
   thresholds: DEFAULT_THRESHOLDS,
   resultsGeneration: 0,
+  store: { nodes: () => [], occurrencesOfNode: () => [] },
 };
 
 function surface(): CardSurface & { views: CardView[]; copies: string[] } {
@@ -28,6 +29,8 @@ function surface(): CardSurface & { views: CardView[]; copies: string[] } {
     place: () => {},
     detach: () => {},
     contains: () => false,
+    focusIn: () => {},
+    hasFocus: () => false,
     copy: async (text) => {
       copies.push(text);
       return true;

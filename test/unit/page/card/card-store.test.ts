@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCardStore, detailsFailure, type CardLens, type CardMode, type CardSurface, type CardView } from '@/lib/page/card/card-store';
+import { createCardStore, detailsFailure, type CardLens, type CardMode, type CardStoreDeps, type CardSurface, type CardView } from '@/lib/page/card/card-store';
 import { findIps } from '@/lib/ip';
 import type { LookupResult } from '@/lib/lookup/types';
 import type { Reply } from '@/lib/protocol';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
+import type { Occurrence } from '@/lib/page/occurrences/occurrence-store';
 
 const found = { ip: '8.8.8.8', status: 'found', fetchedAt: 1, data: { ip: '8.8.8.8', score: 0, threatLevel: 'LOW', reputation: 'clean', totalHits: 0, lastAttack: null, whitelisted: false, whitelist: null, description: null } } as const;
 
@@ -21,6 +22,7 @@ function fakeLens(results: Map<string, LookupResult> = new Map()): CardLens & { 
     putResult: (r) => void put.push(r),
     askNow: (ips) => void asked.push(ips),
     thresholds: DEFAULT_THRESHOLDS,
+    store: { nodes: () => [], occurrencesOfNode: () => [] },
     get resultsGeneration() {
       return this.generation;
     },
@@ -28,7 +30,7 @@ function fakeLens(results: Map<string, LookupResult> = new Map()): CardLens & { 
 }
 
 /** A surface that records what the store asks of it: the store runs without Preact or a shadow host. */
-function fakeSurface(copyWorks = true): CardSurface & { views: CardView[]; detached: CardMode[]; placed: CardMode[]; own: Element } {
+function fakeSurface(copyWorks = true): CardSurface & { views: CardView[]; detached: CardMode[]; placed: CardMode[]; own: Element; focused: boolean; focusIns: number } {
   const own = document.createElement('div');
   const views: CardView[] = [];
   const detached: CardMode[] = [];
@@ -41,7 +43,19 @@ function fakeSurface(copyWorks = true): CardSurface & { views: CardView[]; detac
     attach: () => {},
     paint: (view) => void views.push(view),
     place: (mode) => void placed.push(mode),
-    detach: (mode) => void detached.push(mode),
+    detach(mode) {
+      detached.push(mode);
+      this.focused = false;
+    },
+    focused: false,
+    focusIns: 0,
+    focusIn() {
+      this.focused = true;
+      this.focusIns++;
+    },
+    hasFocus() {
+      return this.focused;
+    },
     contains: (target) => target === own,
     copy: async () => copyWorks,
   };
@@ -103,8 +117,11 @@ describe('card store', () => {
     const asking = last(surface.views);
     asking.onDetails('8.8.8.8');
     expect(last(surface.views).entries[0]!.details).toEqual({ state: 'loading' });
+    expect(last(surface.views).entries[0]!.more).toBe(false);
     await vi.waitFor(() => expect(lens.put).toEqual([detailed]));
     expect(last(surface.views).entries[0]!.details).toEqual({ state: 'idle' });
+    // Asked for: the network details show at once, not behind "More".
+    expect(last(surface.views).entries[0]!.more).toBe(true);
     last(surface.views).onDetails('8.8.8.8');
     await vi.waitFor(() => expect(last(surface.views).entries[0]!.details.state).toBe('error'));
     expect(lens.put).toHaveLength(1);
@@ -218,5 +235,146 @@ describe('detailsFailure', () => {
     expect(detailsFailure({ ...found, data: { ...found.data, ipInfo: { asn: 'AS15169' } } }, found)).toBeNull();
     // Nothing good to keep: the answer is shown as it is.
     expect(detailsFailure({ ip: '8.8.8.8', status: 'not-found', fetchedAt: 2 }, undefined)).toBeNull();
+  });
+});
+
+/**
+ * A page laid out by hand: happy-dom has no layout, so each text's box is given, and what the
+ * page draws at a point is the text's parent.
+ */
+function laidOutPage(boxes: { ip: string; x: number; y: number }[]) {
+  const occs: Occurrence[] = [];
+  const rectOf = new Map<Node, DOMRect>();
+  vi.spyOn(document.documentElement, 'clientWidth', 'get').mockReturnValue(1280);
+  vi.spyOn(document.documentElement, 'clientHeight', 'get').mockReturnValue(800);
+  for (const b of boxes) {
+    const span = document.createElement('span');
+    span.textContent = b.ip;
+    document.body.append(span);
+    const node = span.firstChild as Text;
+    occs.push({ node, ip: b.ip, version: 4, start: 0, end: b.ip.length, parent: span, range: {} as AbstractRange });
+    rectOf.set(node, new DOMRect(b.x, b.y, 90, 16));
+  }
+  vi.spyOn(Range.prototype, 'getClientRects').mockImplementation(function (this: Range) {
+    const r = rectOf.get(this.startContainer);
+    return (r ? [r] : []) as unknown as DOMRectList;
+  });
+  vi.spyOn(Range.prototype, 'getBoundingClientRect').mockImplementation(function (this: Range) {
+    return rectOf.get(this.startContainer) ?? new DOMRect();
+  });
+  document.elementFromPoint = (x: number, y: number) => {
+    for (const [node, r] of rectOf) if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return node.parentElement;
+    return document.body;
+  };
+  const store = { nodes: () => occs.map((o) => o.node), occurrencesOfNode: (n: Text) => occs.filter((o) => o.node === n) };
+  return { occs, store };
+}
+
+describe('card store from the keyboard', () => {
+  const aborts: AbortController[] = [];
+  afterEach(() => {
+    aborts.splice(0).forEach((a) => a.abort());
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+    document.body.replaceChildren();
+  });
+  function start(lens: CardLens, surface: CardSurface, extra: Partial<CardStoreDeps> = {}) {
+    const abort = new AbortController();
+    aborts.push(abort);
+    return createCardStore({ lens, findIps, lookupDetailed: vi.fn(), signal: abort.signal, ...extra }, surface);
+  }
+  const hoverIp = (mode: CardMode | undefined) => (mode?.kind === 'hover' ? mode.occ.ip : mode?.kind);
+
+  it('walks the marks on screen in reading order, each card with the focus in, and wraps', () => {
+    const { store } = laidOutPage([
+      { ip: '2.2.2.2', x: 400, y: 100 },
+      { ip: '1.1.1.1', x: 100, y: 101 },
+      { ip: '3.3.3.3', x: 100, y: 130 },
+      { ip: '9.9.9.9', x: 100, y: 5000 }, // far below the viewport
+    ]);
+    const lens = { ...fakeLens(), store };
+    const surface = fakeSurface();
+    const card = start(lens, surface);
+    const opened: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      card.keyboard();
+      opened.push(hoverIp(last(surface.placed)));
+      expect(surface.focused).toBe(true);
+    }
+    expect(opened).toEqual(['1.1.1.1', '2.2.2.2', '3.3.3.3', '1.1.1.1']);
+    expect(lens.asked).toEqual([['1.1.1.1'], ['2.2.2.2'], ['3.3.3.3'], ['1.1.1.1']]);
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    expect(card.open).toBe(false);
+    expect(surface.focused).toBe(false);
+  });
+
+  it('gives the card the marks on the lines around it to keep clear of', () => {
+    const { store } = laidOutPage([
+      { ip: '1.1.1.1', x: 100, y: 100 },
+      { ip: '2.2.2.2', x: 100, y: 130 },
+      { ip: '3.3.3.3', x: 100, y: 160 },
+      { ip: '4.4.4.4', x: 100, y: 190 },
+    ]);
+    const neighbours: unknown[] = [];
+    const surface = { ...fakeSurface(), place: (_m: CardMode, _l: () => void, n?: readonly unknown[]) => void neighbours.push(n) };
+    const card = start({ ...fakeLens(), store }, surface);
+    card.keyboard();
+    card.keyboard();
+    expect(neighbours[1]).toEqual([
+      { x: 100, y: 100, width: 90, height: 16 },
+      { x: 100, y: 160, width: 90, height: 16 },
+    ]);
+  });
+
+  it('says so in a card with the focus when no mark is on screen', () => {
+    const surface = fakeSurface();
+    const card = start(fakeLens(), surface);
+    card.keyboard();
+    expect(card.open).toBe(true);
+    expect(last(surface.views).entries).toEqual([]);
+    expect(last(surface.views).emptyText).toMatch(/No marked IP address on screen/);
+    expect(surface.focused).toBe(true);
+  });
+
+  it('takes the focus into a card the pointer opened, which then stays when the pointer leaves', async () => {
+    vi.useFakeTimers();
+    const { occs, store } = laidOutPage([
+      { ip: '1.1.1.1', x: 100, y: 100 },
+      { ip: '2.2.2.2', x: 100, y: 130 },
+    ]);
+    const lens = { ...fakeLens(), store, hitTest: (x: number, y: number) => occs.find((o) => Math.abs(y - 108 - (o.ip === '1.1.1.1' ? 0 : 30)) < 8 && x > 100 && x < 190) };
+    const surface = fakeSurface();
+    const card = start(lens, surface, { hoverTiming: { restMs: 10, openDelayMs: 20, closeDelayMs: 30 }, initialPointer: { x: 140, y: 138 } });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(hoverIp(last(surface.placed))).toBe('2.2.2.2');
+    expect(surface.focused).toBe(false);
+    card.keyboard();
+    // Into the same card, not on to the next IP.
+    expect(surface.focusIns).toBe(1);
+    expect(surface.placed).toHaveLength(1);
+    document.dispatchEvent(new PointerEvent('pointermove', { clientX: 600, clientY: 600, pointerType: 'mouse' }));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(card.open).toBe(true);
+    // Resting on another IP does not take the card (and the focus) away either.
+    document.dispatchEvent(new PointerEvent('pointermove', { clientX: 140, clientY: 108, pointerType: 'mouse' }));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(hoverIp(last(surface.placed))).toBe('2.2.2.2');
+    // The next press goes on, in reading order, after the card's IP (and wraps).
+    card.keyboard();
+    expect(hoverIp(last(surface.placed))).toBe('1.1.1.1');
+  });
+
+  it('lets a hover card close as the pointer leaves after a click put the focus on one of its buttons', async () => {
+    vi.useFakeTimers();
+    const { occs, store } = laidOutPage([{ ip: '1.1.1.1', x: 100, y: 100 }]);
+    const lens = { ...fakeLens(), store, hitTest: (x: number, y: number) => (x > 100 && x < 190 && y > 100 && y < 116 ? occs[0] : undefined) };
+    const surface = fakeSurface();
+    const card = start(lens, surface, { hoverTiming: { restMs: 10, openDelayMs: 20, closeDelayMs: 30 }, initialPointer: { x: 140, y: 108 } });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(card.open).toBe(true);
+    surface.focused = true; // a click on "Copy IP"
+    document.dispatchEvent(new PointerEvent('pointermove', { clientX: 600, clientY: 600, pointerType: 'mouse' }));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(card.open).toBe(false);
   });
 });

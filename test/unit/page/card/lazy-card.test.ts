@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CardLens, CardStore, CardStoreDeps } from '@/lib/page/card/card-store';
-import { createLazyCard, publishCardFactory, publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
+import { CARD_KEYBOARD_KEY, createLazyCard, publishCardFactory, publishedCardFactory, type CardFactory } from '@/components/hover-card/lazy-card';
 import type { Occurrence } from '@/lib/page/occurrences/occurrence-store';
 import { findIps } from '@/lib/ip';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
+import { pressKey } from '@/lib/background/keyboard-command';
 
 const OCC = { ip: '185.220.101.1' } as Occurrence;
 
@@ -17,23 +18,26 @@ function lens(hitAt: (x: number, y: number) => boolean): CardLens {
     askNow: () => {},
     thresholds: DEFAULT_THRESHOLDS,
     resultsGeneration: 0,
+    store: { nodes: () => [], occurrencesOfNode: () => [] },
   };
 }
 
 function fakeFactory() {
   const made: CardStoreDeps[] = [];
   const shown: string[] = [];
+  const keys: number[] = [];
   const factory: CardFactory = (deps) => {
     made.push(deps);
     const controller: CardStore = {
       showForSelection: (text) => void shown.push(text),
       isOwnUi: (el) => el.tagName === 'IP-REPUTATION-LENS',
       close: () => {},
+      keyboard: () => void keys.push(1),
       open: false,
     };
     return controller;
   };
-  return { factory, made, shown };
+  return { factory, made, shown, keys };
 }
 
 const move = (x: number, y: number) =>
@@ -100,8 +104,27 @@ describe('lazy hover card', () => {
     expect(shown).toEqual(['5.6.7.8']);
     expect(made[0]!.initialPointer).toBeUndefined();
     card.showForSelection('9.9.9.9');
+    await vi.advanceTimersByTimeAsync(0);
     expect(shown).toEqual(['5.6.7.8', '9.9.9.9']);
     expect(load).toHaveBeenCalledTimes(2);
+    abort.abort();
+  });
+
+  it('the keyboard shortcut loads the card before anything is hovered and hands it the key', async () => {
+    const abort = new AbortController();
+    const { factory, made, keys } = fakeFactory();
+    const load = vi.fn(async () => factory);
+    createLazyCard({ lens: lens(() => false), findIps, lookupDetailed: vi.fn(), signal: abort.signal, load });
+    // What the background runs in this world on Alt+Shift+K.
+    expect(pressKey(CARD_KEYBOARD_KEY)).toBe(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(made[0]!.initialPointer).toBeUndefined();
+    expect(keys).toHaveLength(1);
+    pressKey(CARD_KEYBOARD_KEY);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(keys).toHaveLength(2);
     abort.abort();
   });
 
