@@ -5,16 +5,19 @@
  * settings and the badge come in as functions, so tests and benchmarks run it on any page.
  */
 import type { IpClass, IpMatch } from '../ip/types';
-import { RETRIABLE_FAILURES } from '../lookup/recovery-watch';
 import type { LookupResult } from '../lookup/types';
 import type { DisplaySettings, PageIp } from '../protocol';
 import { severityOf, type Severity, type SeverityThresholds } from '../severity';
 import { browserHighlighterEnv, Highlighter, type HighlighterEnv } from './marks/highlighter';
 import { caretLookup, hitTest, type CaretLookup } from './card/hit-test';
-import { LookupQueue, type LookupSender } from './lookups/lookup-queue';
+import { isRetriable, LookupQueue, type LookupSender } from './lookups/lookup-queue';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './changes/mutation-queue';
 import { watchNavigation, type NavigationWatch } from './changes/navigation-watch';
 import { changeSize, emptyChange, OccurrenceStore, type FarText, type Occurrence, type RangeFactory, type StoreChange } from './occurrences/occurrence-store';
+import { compactMap } from './occurrences/set-map';
+import { quietTimer, type QuietTimer } from './changes/quiet-timer';
+import { farEviction, type FarEviction } from './nearness/far-eviction';
+import { ELEMENT_NODE, TEXT_NODE } from './scanning/dom-constants';
 import { cachedFinder } from './scanning/match-cache';
 import { listPageIps, riskyIps, sameList } from './lookups/page-summary';
 import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './scanning/page-limits';
@@ -24,7 +27,6 @@ import { isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
 import { createTimeSlicer, frameWatch, type TimeSlicer } from './scanning/time-slicer';
 import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './nearness/near-tracker';
 import { sampleViewport } from './nearness/viewport-sample';
-import { compactMap } from './occurrences/set-map';
 
 export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
@@ -76,10 +78,6 @@ const RESAMPLE_MS = 120;
  */
 const RESAMPLE_MAX_WAIT_MS = 250;
 
-/** Held texts checked between two looks at the clock while dropping far ones (evictFar). */
-const EVICT_CLOCK_EVERY = 32;
-/** Dropped occurrences handed on (highlights, tracker) in pieces of at most this many. */
-const EVICT_PIECE = 256;
 
 export class PageLens {
   readonly store: OccurrenceStore;
@@ -105,12 +103,9 @@ export class PageLens {
   private staleCount = 0;
   private readonly limits: PageLimits;
   private limitReached: LimitReached | null = null;
-  /** Store size at which far occurrences are dropped next (see evictFar). */
-  private evictAt: number;
-  private evicting = false;
+  private readonly eviction: FarEviction;
   /** The popup asked for the page's list: the rows held unread are being read (pageIps). */
   private readingRows = false;
-  private readonly evictSlicer: TimeSlicer;
   private resampleTimer: ReturnType<typeof setTimeout> | undefined;
   /** A sample waits for the next frame's paint (sampleAfterPaint). */
   private samplePending = false;
@@ -119,9 +114,8 @@ export class PageLens {
   /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
   private screenRows: ReadonlySet<Element> = new Set();
   private sampledAt = -Infinity;
-  /** When the page last removed nodes, and the timer waiting for it to go quiet (compactWhenQuiet). */
-  private removedAt = 0;
-  private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Resizes the per-row and per-IP maps once the page has stopped removing nodes. */
+  private readonly quiet: QuietTimer;
   /** Whether start()'s scan has begun (it waits for the page's next frame). */
   private scanStarted = false;
 
@@ -132,11 +126,9 @@ export class PageLens {
     this.settings = { thresholds: deps.thresholds, markStyle: deps.markStyle, sendPrivate: deps.sendPrivate };
     this.skip = deps.isOwnUi ? { isOwnUi: deps.isOwnUi } : {};
     this.limits = { ...DEFAULT_PAGE_LIMITS, ...deps.limits };
-    // Nothing is dropped before the page reaches its limits (onLimit).
-    this.evictAt = Infinity;
-    this.evictSlicer = deps.slicer ?? createTimeSlicer();
     this.highlighter = new Highlighter(deps.highlighterEnv ?? browserHighlighterEnv(this.win), deps.markStyle);
     this.lookups = new LookupQueue({ send: deps.lookup, onResults: (r) => this.applyResults(r) });
+    this.quiet = quietTimer(QUIET_MS, () => this.compact());
     this.tracker = (deps.createTracker ?? createNearTracker)({
       onNear: (occs, nearness) => this.showNear(occs, nearness),
       onFar: (occs) => occs.forEach((occ) => occ.range && this.highlighter.remove(occ.range)),
@@ -166,6 +158,14 @@ export class PageLens {
       // what the observers report on screen now (new events pushed the sampled rows down).
       screenRows: () => [...this.screenRows, ...this.tracker.visibleElements()],
     });
+    this.eviction = farEviction(
+      this.store,
+      (el) => this.tracker.nearnessOf(el),
+      deps.slicer ?? createTimeSlicer(),
+      (change) => this.applyChange(change),
+      this.abort.signal,
+      this.limits.maxOccurrences,
+    );
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
   }
@@ -382,7 +382,7 @@ export class PageLens {
     this.highlighter.dispose();
     clearTimeout(this.summaryTimer);
     clearTimeout(this.resampleTimer);
-    clearTimeout(this.quietTimer);
+    this.quiet.stop();
     this.listeners.clear();
   }
 
@@ -421,7 +421,7 @@ export class PageLens {
   private elementOf(occ: Occurrence): Element | null {
     const parent = occ.parent;
     if (!parent) return null;
-    if (parent.nodeType === Node.ELEMENT_NODE) return parent as Element;
+    if (parent.nodeType === ELEMENT_NODE) return parent as Element;
     return (parent as ShadowRoot).host ?? null;
   }
 
@@ -446,7 +446,7 @@ export class PageLens {
     for (const far of change.farRemoved) this.tracker.untrackRow(far.row);
     if (visible.length) this.showNear(visible, 'visible');
     if (near.length) this.showNear(near, 'near');
-    if (this.store.occurrenceCount > this.evictAt && !this.evicting) void this.evictFar();
+    this.eviction.check();
     this.scheduleSummary();
   }
 
@@ -463,49 +463,6 @@ export class PageLens {
       texts++;
     }
     if (row) this.tracker.trackRow(row, texts);
-  }
-
-  /**
-   * Past the page's limit on addresses: drops those far from the screen (they are scanned
-   * again if they come back into view), so memory stays bounded on a page that grows forever.
-   * In time slices at background priority: on the cells page (200,000 addresses) dropping the
-   * 50,000 held ones in one go was one 133 ms task.
-   */
-  private async evictFar(): Promise<void> {
-    this.evicting = true;
-    const slicer = this.evictSlicer;
-    let change = emptyChange();
-    let checked = 0;
-    slicer.begin();
-    try {
-      // The store's live key order: texts held while this pauses are checked too.
-      for (const node of this.store.nodes()) {
-        if (this.isFarText(node)) this.store.forgetNode(node, change);
-        if (changeSize(change) >= EVICT_PIECE) change = this.applyEvicted(change);
-        if (++checked % EVICT_CLOCK_EVERY !== 0 || !slicer.expired()) continue;
-        change = this.applyEvicted(change);
-        await slicer.pause('background');
-        if (this.abort.signal.aborted) return;
-      }
-      this.applyEvicted(change);
-    } finally {
-      this.evicting = false;
-    }
-    // What is near may itself be over the limit: wait for twice as much before trying again.
-    this.evictAt = Math.max(this.limits.maxOccurrences, this.store.occurrenceCount * 2);
-  }
-
-  /** Hands dropped occurrences on (highlights, tracker); returns a fresh change to fill. */
-  private applyEvicted(change: StoreChange): StoreChange {
-    if (changeSize(change) === 0) return change;
-    this.applyChange(change);
-    return emptyChange();
-  }
-
-  private isFarText(node: Node): boolean {
-    const parent = node.parentNode;
-    const el = parent?.nodeType === Node.ELEMENT_NODE ? (parent as Element) : ((parent as ShadowRoot | null)?.host ?? null);
-    return !el || this.tracker.nearnessOf(el) === 'far';
   }
 
   /** Per-page maps hold IPs that left the page only up to a bound. */
@@ -525,24 +482,8 @@ export class PageLens {
    * Once the page has removed nothing for QUIET_MS: forgets the classes of IPs no longer on it
    * and resizes the maps, whose tables stayed sized for the storm's peak (V8 only shrinks a Map
    * below a quarter full). Answers stay up to pruneForgottenIps' bound: an IP that comes back
-   * keeps its colour instead of showing "pending" until it is asked again. One timer, re-armed
-   * for what is left of the wait, not one per removal: a storm removes nodes every frame.
+   * keeps its colour instead of showing "pending" until it is asked again.
    */
-  private compactWhenQuiet(): void {
-    this.removedAt = performance.now();
-    if (this.quietTimer !== undefined) return;
-    const check = (): void => {
-      const left = this.removedAt + QUIET_MS - performance.now();
-      if (left > 0) {
-        this.quietTimer = setTimeout(check, left);
-        return;
-      }
-      this.quietTimer = undefined;
-      this.compact();
-    };
-    this.quietTimer = setTimeout(check, QUIET_MS);
-  }
-
   private compact(): void {
     this.lookups.compact();
     this.forgetClassesOffPage();
@@ -559,7 +500,7 @@ export class PageLens {
   private onLimit(limit: LimitReached): void {
     this.limitReached = limit;
     if (limit === 'maxMatchesPerNode') return;
-    this.evictAt = this.limits.maxOccurrences;
+    this.eviction.arm();
     // Only what is on screen is scanned from now on (again each time the page scrolls): the
     // screen may have moved while the whole-page scan ran.
     this.scanVisible();
@@ -660,7 +601,7 @@ export class PageLens {
       this.highlighter.forgetDetachedRoots();
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
       this.pruneForgottenIps();
-      this.compactWhenQuiet();
+      this.quiet.touch();
     }
     // What the page just added is what the analyst is watching: before the initial scan, text
     // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,
@@ -676,7 +617,7 @@ export class PageLens {
           continue;
         }
         // A row the page moved (recycled from the bottom to the top) is placed where it is now.
-        if (node.nodeType === Node.ELEMENT_NODE) this.tracker.relocate(node as Element);
+        if (node.nodeType === ELEMENT_NODE) this.tracker.relocate(node as Element);
         const nearness = this.nearnessOfNode(node);
         if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
         else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
@@ -697,16 +638,16 @@ export class PageLens {
    * page adds (elements) stay urgent, and a scroll samples the screen again (RESAMPLE_MS).
    */
   private isUnseenText(node: Node): boolean {
-    if (node.nodeType !== Node.TEXT_NODE) return false;
+    if (node.nodeType !== TEXT_NODE) return false;
     const parent = node.parentNode;
-    if (parent?.nodeType !== Node.ELEMENT_NODE) return false;
+    if (parent?.nodeType !== ELEMENT_NODE) return false;
     return !this.screenRows.has(listItemOf(parent as Element));
   }
 
   /** Where the element of a touched node (itself, or a text's parent) is, as far as known. */
   private nearnessOfNode(node: Node): Nearness | 'far' | 'unknown' {
-    const el = node.nodeType === Node.TEXT_NODE ? node.parentNode : node;
-    return el?.nodeType === Node.ELEMENT_NODE ? this.tracker.nearnessOf(el as Element) : 'unknown';
+    const el = node.nodeType === TEXT_NODE ? node.parentNode : node;
+    return el?.nodeType === ELEMENT_NODE ? this.tracker.nearnessOf(el as Element) : 'unknown';
   }
 
   private scheduleSummary(): void {
@@ -725,9 +666,4 @@ export class PageLens {
       send(risky);
     }, this.deps.summaryDelayMs ?? 400);
   }
-}
-
-function isRetriable(result: LookupResult): boolean {
-  if (result.status === 'error') return RETRIABLE_FAILURES.has(result.error.kind);
-  return result.status === 'skipped' && result.reason === 'no-key';
 }

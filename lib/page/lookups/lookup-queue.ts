@@ -4,6 +4,7 @@
  * the API and quota accounting; this only avoids asking it the same thing twice.
  */
 import { API_ERROR_KINDS, type ApiErrorData, type ApiErrorKind } from '../../api/errors';
+import { RETRIABLE_FAILURES } from '../../lookup/recovery-watch';
 import type { LookupResult } from '../../lookup/types';
 import type { Reply } from '../../protocol';
 import { compactMap } from '../occurrences/set-map';
@@ -296,4 +297,10 @@ export class LookupQueue {
 
 function asApiKind(kind: string): ApiErrorKind {
   return (API_ERROR_KINDS as readonly string[]).includes(kind) ? (kind as ApiErrorKind) : 'network';
+}
+
+/** A failed lookup worth asking again once lookups work again (forgetWhere), or once a key is set. */
+export function isRetriable(result: LookupResult): boolean {
+  if (result.status === 'error') return RETRIABLE_FAILURES.has(result.error.kind);
+  return result.status === 'skipped' && result.reason === 'no-key';
 }

@@ -4,6 +4,7 @@
  * of a plain row), longer in the bundle, and absent where a module is used without the
  * DOM's globals (unit tests of the store). The values are fixed by the DOM standard.
  */
+export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
 export const DOCUMENT_NODE = 9;
 export const DOCUMENT_POSITION_DISCONNECTED = 1;
