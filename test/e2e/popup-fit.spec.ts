@@ -80,7 +80,6 @@ test('no table cell is clipped at any width from 360 to 800 px; at 800 × 600 th
     const rows = document.querySelectorAll('section[aria-labelledby=page-heading] tbody tr.row');
     return { field: bottom(document.getElementById('lookup-input')), firstRows: bottom(rows[1] ?? null), height: innerHeight };
   });
-  if (process.env.FIT_SHOT) await popup.screenshot({ path: process.env.FIT_SHOT, fullPage: true });
   expect(inView.field).toBeLessThanOrEqual(inView.height);
   expect(inView.firstRows, 'the first two rows of This page').toBeLessThanOrEqual(inView.height);
   // The calm quota takes two lines at most until opened.
