@@ -2,6 +2,7 @@ import preact from '@preact/preset-vite';
 import { minify } from 'terser';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'wxt';
+import { storeBundleCleanup } from './scripts/store-bundle-cleanup';
 
 /**
  * Build modes:
@@ -60,7 +61,7 @@ export default defineConfig({
   },
   // WXT_NO_MINIFY=1: readable output with its source file regions, for the page profile
   // (`npm run bench page-profile`), whose CPU profile is mapped back to lib/ modules.
-  vite: () => ({ plugins: [preact()], ...(process.env.WXT_NO_MINIFY ? { build: { minify: false } } : {}) }),
+  vite: () => ({ plugins: [preact(), storeBundleCleanup()], ...(process.env.WXT_NO_MINIFY ? { build: { minify: false } } : {}) }),
   // `npm run zip`: Firefox's zip comes with a sources zip, which AMO asks for because the
   // bundles are minified. It needs what `npm ci && npm run build:firefox` reads, not the tests.
   zip: { excludeSources: ['test/**', 'test-results*/**', 'docs/**', 'demo-output/**', 'bench-output/**'] },

@@ -21,6 +21,9 @@ export function QuotaMeter({ quota, now, refreshing, onRefresh, onRendered, fail
   const view = quotaView(quota, now, failure);
   // Layout effect: runs when the meter is in the DOM, not a frame later (the benchmark's mark).
   useLayoutEffect(() => onRendered?.(), [onRendered]);
+  // A calm quota takes one line and a disclosure: the popup is at most 600 px tall, and the
+  // lookup field and the page's rows come first. A state that stops lookups says so outside it.
+  const calm = view.state === 'ok' || view.state === 'unknown';
   return (
     <section class={`quota quota-${view.state}`} aria-labelledby="quota-heading">
       <div class="quota-head">
@@ -31,31 +34,35 @@ export function QuotaMeter({ quota, now, refreshing, onRefresh, onRendered, fail
           {view.label}
         </span>
         <span class="quota-usage">{view.usage}</span>
+        {view.usedPercent !== null && (
+          <div
+            class="quota-bar"
+            role="meter"
+            aria-label="Quota used"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(view.usedPercent)}
+            aria-valuetext={view.usage}
+          >
+            <div class="quota-fill" style={{ width: `${view.usedPercent}%` }} />
+            {view.reserveAt !== null && (
+              <div class="quota-reserve" style={{ left: `${view.reserveAt}%` }} title={view.reserveText ?? undefined} />
+            )}
+          </div>
+        )}
         <button type="button" class="btn btn-small" onClick={onRefresh} disabled={refreshing}>
           {refreshing ? 'Refreshing…' : 'Refresh quota'}
         </button>
       </div>
-      {view.usedPercent !== null && (
-        <div
-          class="quota-bar"
-          role="meter"
-          aria-label="Quota used"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(view.usedPercent)}
-          aria-valuetext={view.usage}
-        >
-          <div class="quota-fill" style={{ width: `${view.usedPercent}%` }} />
-          {view.reserveAt !== null && (
-            <div class="quota-reserve" style={{ left: `${view.reserveAt}%` }} title={view.reserveText ?? undefined} />
-          )}
-        </div>
-      )}
-      <p class="quota-meaning">{view.meaning}</p>
-      {view.scopeText && <p class="quota-small quota-scope">{view.scopeText}</p>}
-      {view.reserveText && <p class="quota-small">{view.reserveText}</p>}
-      {view.detail && <p class="quota-small">Server said: {view.detail}</p>}
-      <p class="quota-small">{view.refreshed}</p>
+      {!calm && <p class="quota-meaning">{view.meaning}</p>}
+      <details class="quota-more">
+        <summary>Quota details</summary>
+        {calm && <p class="quota-meaning">{view.meaning}</p>}
+        {view.scopeText && <p class="quota-small quota-scope">{view.scopeText}</p>}
+        {view.reserveText && <p class="quota-small">{view.reserveText}</p>}
+        {view.detail && <p class="quota-small">Server said: {view.detail}</p>}
+        <p class="quota-small">{view.refreshed}</p>
+      </details>
     </section>
   );
 }

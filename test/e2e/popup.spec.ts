@@ -174,6 +174,9 @@ test.describe('quota meter', () => {
     await expect(popup.getByText('950 of 1,000 used')).toBeVisible();
     await expect(popup.getByText('Reserve reached', { exact: true })).toBeVisible();
     await expect(popup.getByText('Automatic lookups are paused to keep the reserve')).toBeVisible();
+    // The rest waits behind the disclosure, so the quota takes two lines.
+    await expect(popup.getByText("Limit: this key's own.")).toBeHidden();
+    await popup.getByText('Quota details').click();
     await expect(popup.getByText('Reserve: the last 100 requests are kept for manual lookups.')).toBeVisible();
     await expect(popup.getByText(/^Updated .* UTC\)$/)).toBeVisible();
     await expect(popup.getByRole('meter', { name: 'Quota used' })).toHaveAttribute('aria-valuenow', '95');
@@ -190,6 +193,7 @@ test.describe('quota meter', () => {
     await configureApi(context, extensionId, env.ui.sim.baseUrl, SHARED_QUOTA_KEY);
     const popup = await openPopup(context, extensionId);
     await expect(popup.getByText('4 of 20 used')).toBeVisible();
+    await popup.getByText('Quota details').click();
     await expect(popup.getByText("Limit: the organisation's pool, shared with its other keys")).toBeVisible();
   });
 });
