@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MENU_LOOKUP_SELECTION, MENU_PIVOTS, MENU_PIVOT_PREFIX, MENU_SCAN_PAGE } from '@/lib/background/context-menu';
+import { MENU_LOOKUP_SELECTION, MENU_PIVOTS, MENU_PIVOT_PREFIX, MENU_SCAN_PAGE, MENU_COPY_STIX } from '@/lib/background/context-menu';
 import { createPageHandlers } from '@/lib/background/page-handlers';
 import { createPivotHandlers } from '@/lib/background/pivot-handlers';
 import { createRouter } from '@/lib/message-router';
@@ -106,6 +106,7 @@ describe('context menu "Open IP in"', () => {
     expect(fake.menus.map((m) => m.id)).toEqual([
       MENU_SCAN_PAGE,
       MENU_LOOKUP_SELECTION,
+      MENU_COPY_STIX,
       MENU_PIVOTS,
       ...DEFAULT_PIVOTS.map((p) => `${MENU_PIVOT_PREFIX}${p.id}`),
     ]);
@@ -115,12 +116,13 @@ describe('context menu "Open IP in"', () => {
     expect(fake.menus.map((m) => [m.id, m.title])).toEqual([
       [MENU_SCAN_PAGE, 'Scan this page for IP addresses'],
       [MENU_LOOKUP_SELECTION, 'Look up IP reputation'],
+      [MENU_COPY_STIX, 'Copy IP as STIX 2.1'],
       [MENU_PIVOTS, 'Open IP in'],
       [`${MENU_PIVOT_PREFIX}custom-7`, 'R&&D'],
     ]);
     setPivots([]);
     await flush();
-    expect(fake.menus.map((m) => m.id)).toEqual([MENU_SCAN_PAGE, MENU_LOOKUP_SELECTION]);
+    expect(fake.menus.map((m) => m.id)).toEqual([MENU_SCAN_PAGE, MENU_LOOKUP_SELECTION, MENU_COPY_STIX]);
   });
 
   it('opens the first IP of the selection; without one, the selection card says so', async () => {

@@ -123,6 +123,15 @@ describe('options', () => {
     expect(text(root)).toContain('Cleared 42 entries.');
   });
 
+  it('reports medium-risk IPs as indicators in case exports only once turned on', async () => {
+    const s = services();
+    const root = await mount(<OptionsApp />, s);
+    const box = byLabel(root, 'Report medium-risk IPs as indicators too');
+    expect(box.checked).toBe(false);
+    await change(box, true);
+    expect(s.stored.exportOptions).toEqual({ mediumIndicators: true });
+  });
+
   it('adds a site after the permission is granted and removes it', async () => {
     const s = services();
     const root = await mount(<OptionsApp />, s);
