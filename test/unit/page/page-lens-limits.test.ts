@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Hostile and live pages (issues 10, 16, 15): a huge text node is read across slices, page
+ * Hostile and live pages: a huge text node is read across slices, page
  * limits degrade to marking what is on screen, work added by the page goes before the rest of
  * the initial scan, and nodes that left the page are not kept.
  */
@@ -47,6 +47,16 @@ interface SetupOptions {
   farRows?: boolean;
 }
 
+/**
+ * Every lens a test made is disposed after it: a lens left running keeps its timers (the
+ * mutation queue's task after the paint), and on a loaded machine one fired after the test file
+ * had torn its window down, an unhandled error that fails the whole run.
+ */
+const made: PageLens[] = [];
+afterEach(() => {
+  for (const lens of made.splice(0)) lens.dispose();
+});
+
 function setup(html: string, opts: SetupOptions = {}) {
   const doc = opts.doc ?? document;
   doc.body.innerHTML = html;
@@ -72,6 +82,7 @@ function setup(html: string, opts: SetupOptions = {}) {
     ...(opts.afterPaint ? { afterPaint: opts.afterPaint } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
   });
+  made.push(lens);
   const runFlushes = () => {
     const f = flushes;
     flushes = [];

@@ -34,6 +34,12 @@ const DATA: Record<string, LookupResult> = {
   '1.1.1.1': found('1.1.1.1', 0, { whitelisted: true }),
 };
 
+/** Every lens a test made is disposed after it, so none of its timers fires into a torn-down window. */
+const made: PageLens[] = [];
+afterEach(() => {
+  for (const lens of made.splice(0)) lens.dispose();
+});
+
 function setup(
   html: string,
   opts: {
@@ -80,6 +86,7 @@ function setup(
     ...(opts.isOwnUi ? { isOwnUi: opts.isOwnUi } : {}),
     ...(opts.staticStyles !== undefined ? { staticStyles: opts.staticStyles } : {}),
   });
+  made.push(lens);
   const names = (severity: Severity) =>
     // A highlight is registered with the first marks (highlighter.ts).
     [...(env.names.get(`ip-rep-${severity}`) ?? [])].map((r) => (r.startContainer as Text).data.slice(r.startOffset, r.endOffset)).sort();
