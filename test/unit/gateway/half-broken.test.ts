@@ -36,6 +36,17 @@ function fastClock(): ApiTimers {
   };
 }
 
+/** The wall clock moved forward by hand: nothing depends on how fast the machine runs. */
+function movedClock() {
+  const moved = {
+    skew: 0,
+    now: () => Date.now() + moved.skew,
+    setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+    clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  };
+  return moved;
+}
+
 let redis: RedisProcess;
 let sim: Simulator;
 let stores: Store[] = [];
@@ -152,7 +163,7 @@ describe('the gateway under a half-broken upstream (bulk failing, /account healt
   }, 60_000);
 
   it('two replicas share the open circuit: the second is refused without sending, with the API error shape and Retry-After', async () => {
-    await startReplicas('half-broken-503');
+    await startReplicas('half-broken-503', movedClock());
     const token = await tokenFor(stores[0]!, 'analyst');
     const first = await ask(replicas[0]!, token, PAGE.slice(0, 10));
     expect((first.json() as { results: { error: unknown }[] }).results.every((r) => r.error)).toBe(true);
@@ -167,13 +178,14 @@ describe('the gateway under a half-broken upstream (bulk failing, /account healt
   }, 30_000);
 
   it('half-open: one probe across both replicas', async () => {
-    await startReplicas('half-broken-slow');
+    const moved = movedClock();
+    await startReplicas('half-broken-503', moved);
     const token = await tokenFor(stores[0]!, 'analyst');
-    await ask(replicas[0]!, token, PAGE.slice(0, 5)); // times out at 15 s: open
+    await ask(replicas[0]!, token, PAGE.slice(0, 5)); // the upstream's 503: open
     expect(bulkLog()).toHaveLength(1);
-    // Past the open period (5 s backoff at most with this jitter), both replicas ask at once.
-    await new Promise((r) => setTimeout(r, 6_000 / SPEED));
+    moved.skew += 6 * 60_000; // past the longest open period: half-open
     const both = await Promise.all([ask(replicas[0]!, token, PAGE.slice(20, 25)), ask(replicas[1]!, token, PAGE.slice(30, 35))]);
+    // One probe went (and failed: open again); the other replica's request was refused unsent.
     expect(bulkLog()).toHaveLength(2);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 503]);
   }, 30_000);
