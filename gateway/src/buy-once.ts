@@ -15,7 +15,10 @@
  * upstream billed: the ledger is reconciled with the free /account before buying again. A call
  * whose answer was lost (lib/api's lostAfterSend) is reconciled the same way, and its IPs are
  * not re-asked within this request (the no-blind-paid-retry rule): the analyst gets an error
- * row and the next request buys them once.
+ * row. Unless /account proves the call was not billed, its IPs join lib's lost-answer memory
+ * (shared by replicas through the store): each is re-asked automatically at most once an hour,
+ * and answered with the reason meanwhile, so a server that keeps losing answers is not paid
+ * again by every analyst who asks.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../lib/api/errors';
@@ -229,6 +232,22 @@ export class BuyOnce {
     signal: AbortSignal | undefined,
   ) {
     const { store, ledger, leaseMs, metrics } = this.options;
+    // Lost answers: decided under the IPs' claims, on the state every replica shares.
+    const memory = this.options.upstream.lostAnswers;
+    await memory.sync();
+    const heldBack = new Set<string>();
+    const reasks: string[] = [];
+    for (const ip of ips) {
+      const verdict = memory.verdict(ip, null);
+      if (verdict.kind === 'held') {
+        heldBack.add(ip);
+        outcome.answers.set(ip, { ip, status: 'error', error: new ApiError(verdict.error) });
+      } else if (verdict.kind === 'reask') reasks.push(ip);
+    }
+    if (heldBack.size) {
+      ips = ips.filter((ip) => !heldBack.has(ip));
+      if (!ips.length) return memory.flush();
+    }
     const fail = (error: ApiError) => {
       for (const ip of ips) if (!outcome.answers.has(ip)) outcome.answers.set(ip, { ip, status: 'error', error });
     };
@@ -236,6 +255,7 @@ export class BuyOnce {
       metrics?.refused.inc({ reason: 'team-reserve' });
       return fail(new ApiError({ kind: 'quota-exhausted', status: 403, message: 'API usage limit exceeded: the team quota is down to its reserve' }));
     }
+    const usedBefore = (await store.getLedger().catch(() => null))?.usage ?? null;
     let spent = 0;
     let settled = false;
     const abort = new AbortController();
@@ -260,25 +280,31 @@ export class BuyOnce {
       outcome.units += spent;
       for (const [ip, { answer, info }] of purchase.answers) outcome.answers.set(ip, toResolved(ip, answer, info, 'miss'));
       for (const [ip, error] of purchase.errors) outcome.answers.set(ip, { ip, status: 'error', error });
+      for (const ip of purchase.answers.keys()) memory.answered(ip);
       await store.publishAnswered([...purchase.answers.keys()]).catch(() => {});
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError({ kind: 'server', message: 'Failed to fetch IP details' });
       if (!settled) {
-        if (apiError.lostAfterSend || apiError.kind === 'rate-limited') {
+        if (!apiError.circuitOpen && (apiError.lostAfterSend || apiError.kind === 'rate-limited')) {
           // The upstream may have billed it: take the server's count (the lost-answer rule).
           await ledger.settle(ips.length, 0);
           settled = true;
           metrics?.reconciliations.inc();
-          await ledger.refresh().catch(() => {});
+          const after = (await ledger.refresh().catch(() => null))?.usage ?? null;
+          const unbilled = usedBefore !== null && after !== null && after <= usedBefore;
+          if (apiError.lostAfterSend && !unbilled) memory.lost(ips, null, apiError.toJSON());
         } else {
           await ledger.settle(ips.length, 0);
           settled = true;
         }
       }
+      // A re-ask the circuit refused never left: it is still due. One that left was the one.
+      if (!apiError.circuitOpen) for (const ip of reasks) memory.reasked(ip);
       fail(apiError);
     } finally {
       clearInterval(keepAlive);
       signal?.removeEventListener('abort', onAbort);
+      await memory.flush();
     }
   }
 

@@ -197,6 +197,10 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   function upstreamFailure(error: ApiError): HttpFailure {
     if (error.kind === 'quota-exhausted') return new HttpFailure(403, error.message.startsWith('API usage limit') ? error.message : 'API usage limit exceeded');
     if (error.kind === 'rate-limited') return rateLimited(error.retryAfterMs ?? 1000);
+    // The endpoint's circuit is open: nothing was sent; say when one request checks it again.
+    if (error.circuitOpen) {
+      return new HttpFailure(503, `${MESSAGES.upstream}: ${upstream.redact(error.message)}`, { 'Retry-After': String(Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000))) });
+    }
     return new HttpFailure(502, `${MESSAGES.upstream}: ${upstream.redact(error.message)}`);
   }
 
@@ -244,7 +248,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     // Nothing answered and the team cannot buy: say so as the API would, with its status.
     if (errors.length && errors.length === answers.length) {
       const first = errors[0]!.error;
-      if (first.kind === 'quota-exhausted' || first.kind === 'rate-limited') throw upstreamFailure(first);
+      if (first.kind === 'quota-exhausted' || first.kind === 'rate-limited' || first.circuitOpen) throw upstreamFailure(first);
     }
     cacheHeaders(reply, answers);
     let failed = 0;

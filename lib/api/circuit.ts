@@ -39,6 +39,14 @@ export function isOutage(error: Pick<ApiErrorData, 'kind'>): boolean {
 export interface CircuitStore {
   load(): Promise<unknown>;
   save(value: unknown): Promise<void>;
+  /**
+   * For a store several processes share (the gateway's replicas on one Redis): takes the
+   * half-open probe's lease atomically, so one probe goes for all of them; false when another
+   * process holds it. With it, `acquire` reads the shared state before each request.
+   */
+  claimProbe?(endpoint: string, leaseMs: number): Promise<boolean>;
+  /** Ends this process's probe lease (its outcome is known, or it was abandoned). */
+  releaseProbe?(endpoint: string): Promise<void>;
 }
 
 export interface CircuitOptions {
@@ -140,6 +148,51 @@ export class CircuitBreaker {
     const base = { failures: record.failures, reason: record.reason, timeoutMs };
     if (now < record.openUntil) return { ...base, state: 'open', retryAt: record.openUntil };
     return { ...base, state: 'half-open', retryAt: now < record.probeUntil ? record.probeUntil : null };
+  }
+
+  /** The state lives in a store other processes write too (see CircuitStore.claimProbe). */
+  get shared(): boolean {
+    return typeof this.options.store?.claimProbe === 'function';
+  }
+
+  /**
+   * `tryAcquire` over a shared store: reads what every process stored first, and takes the
+   * half-open probe's lease in the store atomically, so replicas agree on open circuits and
+   * send one probe between them. Without a shared store it is `tryAcquire`.
+   */
+  async acquire(endpoint: string): Promise<CircuitPermit | null> {
+    const store = this.options.store;
+    if (!store?.claimProbe) return this.tryAcquire(endpoint);
+    await this.sync();
+    const view = this.view(endpoint);
+    if (view.state === 'open' || view.retryAt !== null) return null;
+    if (view.state === 'half-open') {
+      const leaseMs = this.options.probeLeaseMs ?? 60_000;
+      if (!(await store.claimProbe(endpoint, leaseMs).catch(() => false))) return null;
+      const permit = this.tryAcquire(endpoint);
+      if (!permit) return null;
+      const release = () => void store.releaseProbe?.(endpoint).catch(() => undefined);
+      return {
+        probe: permit.probe,
+        succeeded: (elapsedMs) => (permit.succeeded(elapsedMs), void this.saving.then(release)),
+        failed: (error) => (permit.failed(error), void this.saving.then(release)),
+        abandoned: () => (permit.abandoned(), void this.saving.then(release)),
+      };
+    }
+    return this.tryAcquire(endpoint);
+  }
+
+  /** Replaces this process's view with the shared store's (other replicas wrote it). */
+  private async sync(): Promise<void> {
+    await this.saving;
+    let raw: unknown;
+    try {
+      raw = await this.options.store?.load();
+    } catch {
+      return;
+    }
+    this.records.clear();
+    for (const [endpoint, record] of parseStored(raw, this.timeouts)) this.records.set(endpoint, record);
   }
 
   /** Endpoints not closed now. */

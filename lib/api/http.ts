@@ -73,7 +73,8 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
    */
   async function attempt(request: HttpRequest, url: string): Promise<HttpAnswer> {
     if (!circuit) return attemptOnce(request, url, timeoutMs);
-    const permit = circuit.tryAcquire(request.path);
+    // A circuit shared by processes (gateway replicas) is read from its store first.
+    const permit = circuit.shared ? await circuit.acquire(request.path) : circuit.tryAcquire(request.path);
     if (!permit) throw circuitOpenError(request.path, circuit.view(request.path), timers.now());
     const started = timers.now();
     try {

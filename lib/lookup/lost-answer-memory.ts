@@ -81,6 +81,18 @@ export class LostAnswerMemory {
     return this.saving;
   }
 
+  /**
+   * Replaces what this process holds with the store's, for a store other processes write too
+   * (the gateway's replicas): called before deciding, while the IPs' purchase claim is held.
+   */
+  async sync(): Promise<void> {
+    await this.saving;
+    const parsed = storedSchema.safeParse(await loadOrNothing(this.options.store));
+    if (!parsed.success) return;
+    this.records.clear();
+    for (const [ip, record] of parsed.data.records) this.records.set(ip, record as LostRecord);
+  }
+
   get size(): number {
     return this.records.size;
   }

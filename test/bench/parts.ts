@@ -3,7 +3,7 @@
  * `./<part>.ts` exporting `run()`, with no work done at import, so the smoke test
  * (test/unit/bench/benches.test.ts) can load every one.
  */
-export const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-phases', 'page-hostile', 'page-memory', 'storm-frames'] as const;
+export const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-phases', 'page-hostile', 'page-memory', 'storm-frames', 'gateway'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** Diagnostics that build their own copy or trace every frame: run only when named. */

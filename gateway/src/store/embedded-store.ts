@@ -69,6 +69,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
     writeAtomic(tokensPath, JSON.stringify(list, null, 2));
     tokens = { mtime: mtimeOf(tokensPath), list };
   };
+  // One process: the upstream rules' state needs no file (it is rebuilt within minutes).
+  const shared = new Map<string, string>();
   const claimKey = (kind: ClaimKind, ip: string) => `${kind}:${ip}`;
   const ownClaim = (kind: ClaimKind, ip: string, owner: string) => live(claims.get(claimKey(kind, ip))) === owner;
 
@@ -124,6 +126,13 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
       return new Set(ips.filter((ip) => live(claims.get(claimKey(kind, ip))) !== undefined));
     },
 
+    async getShared(name) {
+      const raw = shared.get(name);
+      return raw === undefined ? undefined : (JSON.parse(raw) as unknown);
+    },
+    async putShared(name, value) {
+      shared.set(name, JSON.stringify(value));
+    },
     async publishAnswered(ips) {
       if (ips.length) events.emit('answered', [...ips]);
     },

@@ -26,6 +26,7 @@ export const keys = {
   buying: (kind: ClaimKind, ip: string) => `${PREFIX}{${ip}}:b:${kind}`,
   token: (hash: string) => `${PREFIX}token:${hash}`,
   usage: (day: string, name: string) => `${PREFIX}usage:${day}:${name}`,
+  shared: (name: string) => `${PREFIX}shared:${name}`,
 };
 
 /** SET NX PX, and says whether a buying mark of a vanished holder is there (both keys: one slot). */
@@ -130,6 +131,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       return new Set(ips.filter((_, i) => found[i] === 1));
     },
 
+    async getShared(name) {
+      const raw = await client.get(keys.shared(name));
+      return raw === null ? undefined : (JSON.parse(raw) as unknown);
+    },
+    async putShared(name, value) {
+      await client.set(keys.shared(name), JSON.stringify(value));
+    },
     async publishAnswered(ips) {
       if (ips.length) await client.publish(CHANNEL, JSON.stringify(ips));
     },

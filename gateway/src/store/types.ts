@@ -21,8 +21,12 @@ export interface StoredInfo {
   fetchedAt: number;
 }
 
-/** A claim is per IP and per kind of purchase: the reputation (bulk) or the details (checkIP detailed). */
-export type ClaimKind = 'rep' | 'info';
+/**
+ * A claim is per IP and per kind of purchase: the reputation (bulk) or the details (checkIP
+ * detailed); `probe` is the one half-open circuit probe of an upstream endpoint (its path in
+ * place of the IP), so one probe goes for all replicas.
+ */
+export type ClaimKind = 'rep' | 'info' | 'probe';
 
 /**
  * `won-stale`: won, but the previous holder had started buying and neither stored an answer
@@ -58,6 +62,8 @@ export interface LedgerState {
   organizationId: string | null;
 }
 
+export type SharedName = 'circuit' | 'lost-answers';
+
 export interface RateLimitResult {
   allowed: boolean;
   retryAfterMs: number;
@@ -86,6 +92,13 @@ export interface Store {
   /** Cross-replica wake-up: "these IPs now have answers". Delivery is best effort. */
   publishAnswered(ips: readonly string[]): Promise<void>;
   subscribeAnswered(listener: (ips: string[]) => void): Promise<() => Promise<void>>;
+
+  /**
+   * A small value every replica reads and writes whole: lib's upstream rules (the circuit per
+   * endpoint, the lost-answer memory) keep their state here. undefined when none.
+   */
+  getShared(name: SharedName): Promise<unknown>;
+  putShared(name: SharedName, value: unknown): Promise<void>;
 
   getLedger(): Promise<LedgerState | null>;
   /** From /account: usage and limit replace ours; reservations in flight stay. */

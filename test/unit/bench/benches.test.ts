@@ -15,7 +15,7 @@ const BENCH = path.resolve(__dirname, '../../bench');
 
 describe('bench parts', () => {
   it('runs every part but the diagnostics by default, and the parts named', () => {
-    expect(partsToRun([])).toEqual(['extract', 'lookup', 'page', 'popup', 'page-hostile', 'page-memory']);
+    expect(partsToRun([])).toEqual(['extract', 'lookup', 'page', 'popup', 'page-hostile', 'page-memory', 'gateway']);
     expect(partsToRun(['storm-frames', 'page'])).toEqual(['storm-frames', 'page']);
   });
 

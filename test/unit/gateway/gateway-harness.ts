@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { createGateway, type Gateway, type GatewaySettings } from '../../../gateway/src/server';
 import type { Store } from '../../../gateway/src/store/types';
 import { addToken } from '../../../gateway/src/tokens';
-import { createUpstream } from '../../../gateway/src/upstream';
+import { createUpstream, type UpstreamOptions } from '../../../gateway/src/upstream';
 
 export const TEST_SETTINGS: GatewaySettings = {
   ttls: { foundMs: 24 * 3600_000, notFoundMs: 6 * 3600_000, detailedMs: 7 * 24 * 3600_000 },
@@ -27,6 +27,8 @@ export async function startGateway(options: {
   key: string;
   settings?: Partial<GatewaySettings>;
   fetch?: typeof globalThis.fetch;
+  /** Overrides of the upstream's options (a fast clock, timeouts). */
+  upstream?: Partial<UpstreamOptions>;
 }): Promise<Harness> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -42,6 +44,8 @@ export async function startGateway(options: {
     timeoutMs: 5_000,
     retry: { baseDelayMs: 10, maxDelayMs: 50 },
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    store: options.store,
+    ...options.upstream,
   });
   const gateway = await createGateway({ settings: { ...TEST_SETTINGS, ...options.settings }, store: options.store, upstream, logger, pollMs: 50 });
   return { gateway, logs };

@@ -66,7 +66,14 @@ describe('operating the gateway', () => {
   it('after a lost answer, reconciles with /account, does not re-ask blindly, and buys the IP once on the next request', async () => {
     sim.reset();
     const store = openEmbeddedStore({ dir: tempDir(), flushMs: 0 });
-    const { gateway } = await startGateway({ store, upstreamUrl: sim.baseUrl, key: UNLIMITED_KEY });
+    // A clock the test moves: the lost call opens the bulk endpoint's circuit for a backoff step.
+    let skew = 0;
+    const timers = {
+      now: () => Date.now() + skew,
+      setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+      clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    };
+    const { gateway } = await startGateway({ store, upstreamUrl: sim.baseUrl, key: UNLIMITED_KEY, upstream: { timers } });
     const token = await tokenFor(store, 'bob');
     sim.setFaults({ dropConnection: { count: 1, path: '/checkIP/bulk', afterCharge: true } });
     const first = await gateway.app.inject(bulkRequest(token, [FIXTURES.suspicious.ip]));
@@ -76,6 +83,13 @@ describe('operating the gateway', () => {
     expect((await gateway.metrics.reconciliations.get()).values[0]?.value).toBe(1);
     // The ledger now holds the server's count, the lost call's unit included.
     expect((await store.getLedger())?.usage).toBe(sim.usage(UNLIMITED_KEY));
+    // Asked again at once: the circuit is open, nothing is sent, the analyst is told when to come back.
+    const refused = await gateway.app.inject(bulkRequest(token, [FIXTURES.suspicious.ip]));
+    expect(refused.statusCode).toBe(503);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(sim.requestLog.filter((e) => e.path === '/checkIP/bulk')).toHaveLength(1);
+    // After the open period, the lost IP's one automatic re-ask is the half-open probe.
+    skew += 5 * 60_000;
     const second = await gateway.app.inject(bulkRequest(token, [FIXTURES.suspicious.ip]));
     expect(second.json().results[0].data).not.toBeNull();
     const third = await gateway.app.inject(bulkRequest(token, [FIXTURES.suspicious.ip]));
