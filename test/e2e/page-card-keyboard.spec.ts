@@ -105,7 +105,7 @@ test('the first view is compact; More shows the rest and is keyboard operable', 
   expect(text).not.toContain('Anycast resolver, never block');
   await pressNextIp(context, url);
   await expect.poll(async () => (await focusedNode(cdp))?.role).toBe('dialog');
-  for (let i = 0; i < 12 && (await focusedNode(cdp))?.name !== 'More'; i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 20 && (await focusedNode(cdp))?.name !== 'More'; i++) await page.keyboard.press('Tab');
   expect(await focusedNode(cdp)).toEqual({ role: 'button', name: 'More' });
   await page.keyboard.press('Enter');
   await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('Anycast resolver, never block');
