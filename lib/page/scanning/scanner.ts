@@ -318,7 +318,7 @@ export class Scanner {
    * tasks for seconds, so that yield ends as soon as work for the screen is queued. Without
    * this, text a live list had just re-rendered on screen waited behind the whole-page scan's
    * yield (seen on live-rerender.html: 1,656 urgent nodes queued and nothing scanned for
-   * over 10 s) and was replaced by the next render before it was ever scanned (issues 11, 16).
+   * over 10 s) and was replaced by the next render before it was ever scanned.
    * A user-visible yield ends early too: its task runs after the frame being prepared, and on a
    * live tail whose renders leave a frame every 0.5-1 s that put a new row's mark one whole
    * frame late (tail16c: new top event -> mark about 850 ms on a 5,000-event list).

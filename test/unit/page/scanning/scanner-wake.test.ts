@@ -31,7 +31,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('Scanner, urgent work while the whole-page scan waits its turn', () => {
   afterEach(() => document.body.replaceChildren());
 
-  // Issues 11 and 16: on live-rerender.html the scanner sat in a background-priority yield with
+  // On live-rerender.html the scanner sat in a background-priority yield with
   // 1,656 urgent nodes queued (the rows on screen, just re-rendered) and nothing in the store
   // for over 10 s; on the live tail no visible row was ever scanned before its next render.
   it('scans text queued for the screen without waiting for its background-priority yield', async () => {
