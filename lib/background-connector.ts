@@ -43,11 +43,12 @@ const SAFE_TO_RESEND = new Set<MessageType>([
 ]);
 const RESEND_ATTEMPTS = 2;
 /**
- * Resends of these say so in their payload (`resent: true`): a lookup cut off by a stopped
+ * A resent `ui:lookup` says so in its payload (`resent: true`): a lookup cut off by a stopped
  * worker may have been paid, and the background answers its IPs "interrupted" rather than pay
- * again, unless /account proves the first call was not billed.
+ * again, unless /account proves the first call was not billed. One comparison, not a set: the
+ * content script carries this connector.
  */
-const MARK_RESENDS = new Set<MessageType>(['ui:lookup']);
+const MARKS_RESENDS: MessageType = 'ui:lookup';
 
 /** What a connector needs of the runtime: the polyfill's `browser.runtime` or the native one. */
 export interface MessagingRuntime {
@@ -67,7 +68,7 @@ export function backgroundConnector(runtime: () => MessagingRuntime | undefined)
       try {
         const api = runtime();
         if (!api) throw new Error('the extension was reloaded or removed');
-        const sent = attempt > 0 && MARK_RESENDS.has(type) ? { ...payload, resent: true } : payload;
+        const sent = attempt > 0 && type === MARKS_RESENDS ? { ...payload, resent: true } : payload;
         return asReply(await api.sendMessage({ type, payload: sent }), 'The extension background');
       } catch (error) {
         lastError = error;

@@ -19,7 +19,7 @@
 import type { CardStore, CardStoreDeps } from '@/lib/page/card/card-store';
 
 /** The property of the isolated world's global object that carries the card's factory. */
-export const CARD_FACTORY_KEY = '__ipReputationLensCard';
+export const CARD_FACTORY_KEY = '__iplensCard';
 
 /**
  * Where the keyboard shortcut comes in: a browser command reaches the background only, which
@@ -29,7 +29,7 @@ export const CARD_FACTORY_KEY = '__ipReputationLensCard';
  * script carries nothing more for it. The page's own scripts live in another world and cannot
  * reach it.
  */
-export const CARD_KEYBOARD_KEY = '__ipReputationLensKey';
+export const CARD_KEYBOARD_KEY = '__iplensKey';
 
 export type CardFactory = (deps: CardStoreDeps) => CardStore;
 

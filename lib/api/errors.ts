@@ -40,11 +40,14 @@ export interface ApiErrorData {
 
 export class ApiError extends Error implements ApiErrorData {
   override readonly name = 'ApiError';
-  readonly kind: ApiErrorKind;
-  readonly status?: number;
-  readonly retryAfterMs?: number;
-  readonly lostAfterSend?: boolean;
-  readonly circuitOpen?: boolean;
+  // Declared, not defined as class fields: each is set in the constructor only when it has a
+  // value, so an error carries no undefined own properties, and the content script (which
+  // carries this class) no field list.
+  declare readonly kind: ApiErrorKind;
+  declare readonly status?: number;
+  declare readonly retryAfterMs?: number;
+  declare readonly lostAfterSend?: boolean;
+  declare readonly circuitOpen?: boolean;
 
   constructor(data: ApiErrorData, options?: { cause?: unknown }) {
     super(data.message, options);
@@ -53,9 +56,7 @@ export class ApiError extends Error implements ApiErrorData {
   }
 
   toJSON(): ApiErrorData {
-    const out: ApiErrorData = { kind: this.kind, message: this.message };
-    copyOptional(this, out);
-    return out;
+    return copyOptional(this, { kind: this.kind, message: this.message });
   }
 }
 
@@ -66,11 +67,13 @@ export class ApiError extends Error implements ApiErrorData {
  */
 const OPTIONAL_FIELDS = ['status', 'retryAfterMs', 'lostAfterSend', 'circuitOpen'] as const;
 
-function copyOptional(from: ApiErrorData, to: object): void {
+function copyOptional<T extends object>(from: ApiErrorData, to: T): T {
   for (const key of OPTIONAL_FIELDS) {
     const value = from[key];
-    if (value !== undefined && value !== false) (to as Record<string, unknown>)[key] = value;
+    // Numbers (0 included) and true; never undefined or a false flag.
+    if (value || value === 0) (to as Record<string, unknown>)[key] = value;
   }
+  return to;
 }
 
 export function isApiError(value: unknown): value is ApiError {
