@@ -412,7 +412,7 @@ export class LookupService {
       queueLength: this.batcher.queueLength,
       inFlight: this.batcher.inFlightCount + this.detailed.size,
       cacheSize: await this.cache.size(),
-      lastError: this.lastError,
+      lastError: this.lastError ?? this.circuitFailure(),
       pausedUntil: this.batcher.pausedUntil,
     };
   }
@@ -688,6 +688,19 @@ export class LookupService {
   }
 
   // ----- the bulk endpoint's circuit -----
+
+  /**
+   * While an endpoint's circuit is not closed, lookups are failing, whatever the last call said:
+   * a free /account that answers clears the last error, but says nothing about a bulk endpoint
+   * that answers 503, and the quota meter must not say "OK" then.
+   */
+  private circuitFailure(): LookupStatus['lastError'] {
+    for (const endpoint of this.circuit?.troubled() ?? []) {
+      const reason = this.circuit!.view(endpoint).reason;
+      if (reason) return { ...reason, at: this.clock.now() };
+    }
+    return null;
+  }
 
   /** What the bulk circuit lets the batcher do now. */
   private bulkGate(): GateState {

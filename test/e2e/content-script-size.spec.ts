@@ -8,6 +8,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { E2E_EXTENSION_DIR } from './chromium';
+import { CARD_FACTORY_KEY } from '../../components/hover-card/lazy-card';
 
 const LIMIT_GZIP_BYTES = 25 * 1024;
 /** Strings zod 4 keeps in a minified bundle (its class names and the `_zod` internals key). */
@@ -30,7 +31,7 @@ test('the built content script contains no zod', () => {
 
 test('the hover card is a file of its own, not in the content script', () => {
   const card = built('hover-card.js');
-  expect(card).toContain('__ipReputationLensCard');
+  expect(card).toContain(CARD_FACTORY_KEY);
   // Floating UI's placement middleware and Preact's renderer come only with the card.
   expect(built('content-scripts/content.js')).not.toContain('getClippingRect');
   expect(card).toContain('getClippingRect');
