@@ -521,7 +521,7 @@ export class PageLens {
    * Hit tests need an up-to-date layout: taken in a task right after a frame's paint, the
    * browser has it. Taken when the timer fires, they forced the layout of whatever the page
    * had changed since its last frame, inside our task: after a live tail's re-render or a
-   * scroll step, 55-180 ms tasks of ours (bench page-profile, live11h), work the page's
+   * scroll step, 55-180 ms tasks of ours (bench page-profile, live tail), work the page's
    * next frame did again once the scroll moved on.
    */
   private sampleAfterPaint(): void {
@@ -634,7 +634,7 @@ export class PageLens {
    * last viewport sample: read with the whole-page scan, not before it. A live tail whose rows
    * were not all read yet re-renders every one of them each second: taken as urgent, those
    * 20,000 text nodes a second were the whole page again, ahead of the rows the analyst had
-   * just scrolled to, and the page never got read past its first screens (tail16c). Rows the
+   * just scrolled to, and the page never got read past its first screens. Rows the
    * page adds (elements) stay urgent, and a scroll samples the screen again (RESAMPLE_MS).
    */
   private isUnseenText(node: Node): boolean {

@@ -90,7 +90,7 @@ interface DriveResult {
  * animation frame callback of ours, which ran before the content script's, a mark painted in
  * the same frame as its text was seen a frame late, and on the live tail the frame after a
  * re-render (the layout of 5,000 rows) takes 0.1-1.3 s here: 1,157 of 1,214 misses in one run
- * were such marks (live11f). The observer is armed again each frame (a target observed anew
+ * were such marks. The observer is armed again each frame (a target observed anew
  * always gets one report), and reading at that point forces no layout.
  *
  * `debug` (BENCH_PAGE_DEBUG): each miss is classified, printed to the console as JSON.

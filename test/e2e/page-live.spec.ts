@@ -9,12 +9,10 @@ import { marksSurviveScrollingDuringRerenders } from './scenarios/live-list-scen
 
 const env = usePageSimulator({ scanLoopback: true });
 
-// Marks that vanished for good on returns. Two causes of the failure CI once saw (the same rows' addresses unmarked for
-// good at returns 14-15) are fixed and unit-tested in near-tracker.test.ts: a chunk whose ends
-// stayed unreported, and rows the list recycles to the top leaving their chunk's middle
-// (tail16c). This spec ran with two extra retries while that was unproven; since then it passed
-// at the first try in four clean-clone CI runs and 5 of 5 repeats at load 6-10 with two
-// workers, so it has the suite's one CI retry like every other spec.
+// Marks that vanish for good on returns: two causes (a chunk whose ends stayed unreported, and
+// rows the list recycles to the top leaving their chunk's middle) are unit-tested in
+// near-tracker.test.ts; this spec checks the whole path in Chromium, with the suite's one CI
+// retry like every other spec.
 
 test('a live list re-rendered while scrolled away and back: every address on screen keeps its mark', async ({ context, extensionId }) => {
   test.setTimeout(180_000);

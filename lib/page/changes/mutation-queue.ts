@@ -16,7 +16,7 @@
  * not read in that frame at all when the caller gives `onBigFrame`: the
  * caller rescans only what is on screen, so a new top row is marked before that frame's
  * layout, and the records are owed to tasks after the paint, each reading for `OWED_SLICE_MS`
- * (live11h: read in one task, they were a long task of ours every render). Later frames read
+ * (read in one task, they were a long task of ours every render). Later frames read
  * their own records, not the owed ones, and a later big frame is owed too, up to
  * `MAX_OWED_RECORDS`: past it, that frame reads what is owed first (memory stays bounded). Each
  * record is read once either way.
@@ -105,10 +105,10 @@ export interface MutationQueueOptions {
 export type ObserverLike = Pick<MutationObserver, 'observe' | 'disconnect' | 'takeRecords'>;
 
 /**
- * No budget by default: measured at the merge (bench page, live tail watched at the top, load
- * about 1), a 4 ms budget spread a React list's 20,000-record re-render over many frames, and
- * a new top row waited behind it: never marked before the next render in 13, 10 and 2 of 18
- * (main: 0, 2 and 1); 16 ms: 2, 2 and 11; none: 0, 2 and 0. The storm's own work stays under
+ * No budget by default: with a 4 ms budget (bench page, live tail watched at the top, load
+ * about 1) a React list's 20,000-record re-render was spread over many frames, and a new top
+ * row waited behind it: never marked before the next render in 13, 10 and 2 of 18;
+ * 16 ms: 2, 2 and 11; none: 0, 2 and 0. The storm's own work stays under
  * 50 ms without it (25 ms, against 37 ms with 4 ms), because the parent handover below, not
  * the budget, removed its cost. `budgetMs` still bounds a flush where a caller asks for it.
  */
@@ -130,7 +130,7 @@ const STORM_MIN_ADDED = 1_000;
 /**
  * Records in one frame from which their reading waits for the paint (with `onBigFrame`). A
  * live tail's re-render is 4 records a row (20,000 for 5,000 events); an app adding a few rows
- * or editing cells brings tens. Traced on live-tail.html (tail16c): reading and sorting a
+ * or editing cells brings tens. Traced on live-tail.html: reading and sorting a
  * render's 20,000 records took 60-500 ms inside the frame that first paints the new top row.
  */
 export const BIG_FRAME_RECORDS = 1_000;
@@ -138,7 +138,7 @@ export const BIG_FRAME_RECORDS = 1_000;
 /**
  * Reading owed records, per task after the paint, ms. The live tail's 20,000 records and the
  * batch they make (nearness, queueing, the sweep of what they removed) took 50-90 ms in one
- * task at load ~10 (bench page-profile, live11h): a long task, counted whole against us.
+ * task at load ~10 (bench page-profile, live tail): a long task, counted whole against us.
  */
 export const OWED_SLICE_MS = 8;
 

@@ -30,7 +30,7 @@ export interface Occurrence {
 /**
  * A text read far from the viewport: its IPs and the row it was read under, no
  * occurrences. Nearly all of a big page's text is far and never marked; making an occurrence
- * per IP and tracking each element was ~75 ms of the 10,000-row scan (floor11f). The row is
+ * per IP and tracking each element was ~75 ms of the 10,000-row scan. The row is
  * tracked instead (NearTracker.trackRow) and read again, fully, when it comes near. Only the
  * IPs are kept (a lone one without an array): offsets are read again then, and the matches
  * array and its objects cost ~60 bytes more per text on the 60k storm page.

@@ -7,7 +7,7 @@
  * content.
  *
  * Sized by what is live: this cache was most of the content script's JS heap after a
- * mutation storm (docs/page-performance.md, heap15b), holding texts long gone from the page.
+ * mutation storm (docs/page-performance.md), holding texts long gone from the page.
  * Two generations: a text read again moves to the young one; every `idleMs` (and whenever the
  * young one reaches its bounds) the young one becomes the old one and the old one is dropped.
  * So a text stays while it keeps coming back (a tail re-rendered every second is never

@@ -106,7 +106,7 @@ export class Scanner {
    * a yield. An idle scanner's enqueue runs a slice at once with a fresh clock, and a slice
    * that empties the queue ends the run, so roots queued one by one were each read at once:
    * a live tail's re-render (20,000 text nodes) was read whole, synchronously, in the task
-   * that handed it over (110-200 ms a render, bench page-profile, live11h).
+   * that handed it over (110-200 ms a render, bench page-profile, live tail).
    */
   batch(fill: () => void): Promise<void> {
     if (this.batching) {
@@ -321,7 +321,7 @@ export class Scanner {
    * over 10 s) and was replaced by the next render before it was ever scanned.
    * A user-visible yield ends early too: its task runs after the frame being prepared, and on a
    * live tail whose renders leave a frame every 0.5-1 s that put a new row's mark one whole
-   * frame late (tail16c: new top event -> mark about 850 ms on a 5,000-event list).
+   * frame late (new top event -> mark about 850 ms on a 5,000-event list).
    */
   private async yieldToPage(): Promise<void> {
     const { slicer } = this.deps;

@@ -117,7 +117,7 @@ export function composedParent(node: Node): Node | null {
  * (a few dozen property reads), crossing shadow roots. With `known` (the answers so far for
  * elements, kept only while the page cannot change: one synchronous run), the walk stops at
  * the first element already answered: a live tail's re-render queues 20,000 text nodes whose
- * walks share all but their parent (bench page-profile, live11h: ~25 ms a render).
+ * walks share all but their parent (bench page-profile, live tail: ~25 ms a render).
  */
 export function isInsideSkipped(node: Node, options: SkipOptions = {}, known?: Map<Node, boolean>): boolean {
   const doc = node.ownerDocument;

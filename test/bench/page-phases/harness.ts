@@ -29,7 +29,7 @@ interface FarRows {
 }
 
 /**
- * As the lens: one call per row with its texts' count where the lib takes one (floor11h), one
+ * As the lens: one call per row with its texts' count where the lib takes one, one
  * per text before. Texts are handed over one by one here, so a row's texts are batched across
  * calls (`pending`), flushed when the next row starts and at the end of the walk.
  */

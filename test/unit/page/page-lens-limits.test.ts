@@ -210,7 +210,7 @@ describe('PageLens on hostile pages', () => {
   });
 });
 
-// tail16c: a live tail re-renders every row each second, also rows no observer has placed yet
+// A live tail re-renders every row each second, also rows no observer has placed yet
 // (not read so far). Taken as urgent, they were the whole page again, each second, ahead of
 // the rows on screen and of the whole-page scan, which never got past the first screens.
 describe('PageLens on a list re-rendered before it was read', () => {
@@ -256,7 +256,7 @@ async function rerender(runFlushes: () => void): Promise<void> {
   runFlushes();
 }
 
-// live16e: the live tail's re-render is 20,000 mutation records in one frame, and
+// The live tail's re-render is 20,000 mutation records in one frame, and
 // reading them all in that frame put the new top row's mark after the frame painting its text.
 describe('PageLens on a frame with thousands of mutation records', () => {
   afterEach(() => {
@@ -291,7 +291,7 @@ describe('PageLens on a frame with thousands of mutation records', () => {
     expect(lens.store.occurrenceCount).toBe(400);
   });
 
-  // live11f: the last sample is stale while the analyst scrolls (taken at most every 250 ms,
+  // The last sample is stale while the analyst scrolls (taken at most every 250 ms,
   // later on a busy page); a row scrolled on screen since showed its new text unmarked until
   // the frame after the records were read.
   it('in that frame, also reads the rows the observers last saw on screen, not only the last sample', async () => {
@@ -313,7 +313,7 @@ describe('PageLens on a frame with thousands of mutation records', () => {
   });
 });
 
-// live11h: the scanner was idle when the task after the paint queued the render's
+// The scanner was idle when the task after the paint queued the render's
 // text, and an idle scanner's enqueue read each root at once with a fresh slice: all 20,000
 // text nodes were read in that one task (110-200 ms a render, a long task of ours each second).
 describe('PageLens reading a re-render after the paint', () => {
@@ -371,7 +371,7 @@ describe('PageLens while the analyst scrolls', () => {
     return { doc, lens, runFlushes, afterPaint, samples: () => count };
   }
 
-  // tail16c: text replaced in rows not read yet waits for the page scan unless a sample saw
+  // Text replaced in rows not read yet waits for the page scan unless a sample saw
   // its row on screen, and the sample came only 120 ms after the scroll stopped: never, on a
   // live tail scrolled slowly all the time (bench page scrolls 12 px every 50 ms).
   it('samples the screen again during a long scroll, not only once it stops', async () => {
@@ -396,7 +396,7 @@ describe('PageLens while the analyst scrolls', () => {
     lens.dispose();
   });
 
-  // live11h: hit tests in the timer's task forced the layout of what the page changed since its
+  // Hit tests in the timer's task forced the layout of what the page changed since its
   // last frame (a live tail's re-render, a scroll step): 55-180 ms tasks of ours.
   it('takes the sample after the next frame is painted, not in the timer', async () => {
     const { doc, lens, runFlushes, afterPaint, samples } = await scrolledLens();
@@ -446,7 +446,7 @@ describe('PageLens once a page that removed rows goes quiet', () => {
     document.body.replaceChildren();
   });
 
-  // heap15d: classes of IPs that left were kept up to 5,000 beyond those on the page, and the
+  // Classes of IPs that left were kept up to 5,000 beyond those on the page, and the
   // maps' tables stayed sized for the storm's peak.
   it('forgets the classes of IPs that left and resizes its maps, 3 s after the last removal', async () => {
     const classify = vi.fn(classifyIp);

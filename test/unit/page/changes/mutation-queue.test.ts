@@ -393,7 +393,7 @@ describe('mutation queue', () => {
     queue.disconnect();
   });
 
-  // live16e: a live tail's re-render brings 20,000 records in one frame; reading
+  // A live tail's re-render brings 20,000 records in one frame; reading
   // them in that frame put the new top row's mark after the frame that paints its text.
   describe('a frame with thousands of records', () => {
     /** A list of `n` spans whose text changes, one record each (a re-render, in records). */
@@ -443,7 +443,7 @@ describe('mutation queue', () => {
       q.queue.disconnect();
     });
 
-    // live11h: on a busy page the tasks after the paint fall behind a live tail; reading what
+    // On a busy page the tasks after the paint fall behind a live tail; reading what
     // they still owed in the next render's frame put 30-40 ms of ours into the page's longest task.
     it('a big frame before that task is owed too, both read by the tasks after the paint', async () => {
       const { list, render } = bigFrame(BIG_FRAME_RECORDS);
@@ -474,7 +474,7 @@ describe('mutation queue', () => {
       q.queue.disconnect();
     });
 
-    // live11h: read in one task, the live tail's 20,000 records and their batch were
+    // Read in one task, the live tail's 20,000 records and their batch were
     // a long task of ours (50-90 ms at load ~10) after every render.
     it('are read a slice a task: each task reads for OWED_SLICE_MS and posts another for the rest', async () => {
       const { list, render } = bigFrame(4 * BIG_FRAME_RECORDS);

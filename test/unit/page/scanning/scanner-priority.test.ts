@@ -158,7 +158,7 @@ describe('Scanner priorities', () => {
     expect(scanner.busy).toBe(false);
   });
 
-  // live11h: isInsideSkipped's answers are kept for one slice only (the page runs between two).
+  // isInsideSkipped's answers are kept for one slice only (the page runs between two).
   it('sees a region the page made editable between two slices', async () => {
     document.body.innerHTML = '<div id="region"><p>10.0.0.1</p><p>10.0.0.2</p></div>';
     const slicer = recordingSlicer();

@@ -26,7 +26,7 @@ describe('couldHoldIp (the scanner\'s cheap character test)', () => {
   });
 });
 
-describe('isInsideSkipped with the answers of one synchronous run (live11h)', () => {
+describe('isInsideSkipped with the answers of one synchronous run', () => {
   // A live tail's re-render queues 20,000 text nodes; their walks to the document shared all
   // but their parent, ~25 ms a render of ancestor checks (bench page-profile).
   it('stops at the first element already answered, and answers as the full walk does', () => {
