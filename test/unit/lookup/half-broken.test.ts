@@ -5,7 +5,7 @@
  * simulated minutes take seconds. A page is played as the content script plays it: it asks its
  * IPs, and re-asks those that failed each time the engine announces recovery.
  *
- * The bounds (stated in the README):
+ * The bounds (stated in docs/lookups.md):
  *   slow bulk: units paid ≤ 2 × the found IPs over 10 minutes, and every IP answered;
  *   503: at most 12 bulk requests in the first 10 minutes;
  *   429 without Retry-After: every mark leaves "Looking up…" within 60 s;

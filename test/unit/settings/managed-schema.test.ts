@@ -1,7 +1,7 @@
 /**
  * The three descriptions of the policy stay one: Chrome's managed_schema.json (what Chrome lets
- * through), the reader in lib/settings/managed.ts (what the extension accepts) and README's
- * samples (what administrators copy).
+ * through), the reader in lib/settings/managed.ts (what the extension accepts), README's table
+ * of policy names and the samples in docs/managed-policy.md (what administrators copy).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -34,10 +34,20 @@ describe('managed schema', () => {
     expect(Object.keys(schema.properties!.lookupPolicy!.properties!).sort()).toEqual(Object.keys(lookupPolicySchema.shape).sort());
   });
 
-  it("README's sample policies are valid, with nothing ignored", () => {
+  it("README's table names every policy and lookup policy field, and no other", () => {
     const readme = readFileSync('README.md', 'utf8');
-    const admin = readme.slice(readme.indexOf('## For administrators'), readme.indexOf('## What data leaves the browser'));
-    const samples = [...admin.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+    const start = readme.indexOf('## For administrators');
+    const admin = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const rows = [...admin.matchAll(/^\| `(\w+)` \|(.*)$/gm)];
+    expect(rows.map((r) => r[1]).sort()).toEqual(Object.keys(schema.properties!).sort());
+    const lookupRow = rows.find((r) => r[1] === 'lookupPolicy')![2]!;
+    const fields = [...lookupRow.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    expect(fields.sort()).toEqual(Object.keys(lookupPolicySchema.shape).sort());
+  });
+
+  it('the sample policies in docs/managed-policy.md are valid, with nothing ignored', () => {
+    const doc = readFileSync('docs/managed-policy.md', 'utf8');
+    const samples = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
     expect(samples).toHaveLength(2);
     const chrome = (samples[0]!['3rdparty'] as { extensions: Record<string, unknown> }).extensions['<extension id>'];
     const firefox = ((samples[1]!.policies as Record<string, unknown>)['3rdparty'] as { Extensions: Record<string, unknown> }).Extensions[
