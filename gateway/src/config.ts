@@ -31,6 +31,24 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   tls: { cert: string; key: string } | null;
   logLevel: string;
+  /** Single sign-on: bearer JWTs of the organisation's identity provider; null: off. */
+  oidc: OidcSettings | null;
+}
+
+/** JWT signature algorithms a gateway may accept: asymmetric only (no `none`, no HS*). */
+export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+
+export interface OidcSettings {
+  /** The issuer URL exactly as the provider's tokens and discovery document spell it. */
+  issuer: string;
+  /** The `aud` a token must carry to be meant for this gateway. */
+  audience: string;
+  algorithms: string[];
+  /** A group the analyst must be in (null: any signed-in analyst), read from `groupClaim`. */
+  group: string | null;
+  groupClaim: string;
+  /** Units per UTC day for each signed-in analyst; null: no budget of their own. */
+  budget: number | null;
 }
 
 const positiveSeconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -64,6 +82,21 @@ const envSchema = z.object({
   GATEWAY_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   GATEWAY_TLS_CERT: z.string().trim().min(1).optional(),
   GATEWAY_TLS_KEY: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_ISSUER: z.url({ protocol: /^https?$/, error: 'must be the identity provider\'s issuer URL (https://…)' }).optional(),
+  GATEWAY_OIDC_AUDIENCE: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_ALGORITHMS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((a) => a.trim()).filter(Boolean) : [...ASYMMETRIC_ALGORITHMS]))
+    .pipe(
+      z
+        .array(z.enum(ASYMMETRIC_ALGORITHMS, { error: `each must be one of ${ASYMMETRIC_ALGORITHMS.join(', ')} (none and HS* are refused: a public key must not verify a shared-secret signature)` }))
+        .min(1),
+    ),
+  GATEWAY_OIDC_GROUP: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_GROUP_CLAIM: z.string().trim().min(1).default('groups'),
+  GATEWAY_OIDC_BUDGET: z.coerce.number().int().positive().optional(),
   GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -105,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
       ? { cert: readSecretFile('GATEWAY_TLS_CERT', e.GATEWAY_TLS_CERT), key: readSecretFile('GATEWAY_TLS_KEY', e.GATEWAY_TLS_KEY) }
       : null;
   return {
+    oidc: oidcSettings(e),
     upstreamUrl: e.GATEWAY_UPSTREAM_URL.replace(/\/+$/, ''),
     upstreamKey,
     redisUrls: e.GATEWAY_REDIS_URL,
@@ -124,5 +158,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
     upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_MS,
     tls,
     logLevel: e.GATEWAY_LOG_LEVEL,
+  };
+}
+
+function isLoopback(url: URL): boolean {
+  return url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
+}
+
+function oidcSettings(e: z.infer<typeof envSchema>): OidcSettings | null {
+  const { GATEWAY_OIDC_ISSUER: issuer, GATEWAY_OIDC_AUDIENCE: audience } = e;
+  if (!issuer && !audience) {
+    if (e.GATEWAY_OIDC_GROUP) throw new ConfigError('GATEWAY_OIDC_GROUP is set but single sign-on is off: set GATEWAY_OIDC_ISSUER and GATEWAY_OIDC_AUDIENCE too.');
+    return null;
+  }
+  if (!issuer) throw new ConfigError('GATEWAY_OIDC_AUDIENCE is set without GATEWAY_OIDC_ISSUER: single sign-on needs both.');
+  if (!audience) throw new ConfigError('GATEWAY_OIDC_ISSUER is set without GATEWAY_OIDC_AUDIENCE: single sign-on needs both (the audience your identity provider puts in tokens meant for this gateway).');
+  // Keys fetched over plain http could be swapped on the way: only a local test provider may use it.
+  if (new URL(issuer).protocol === 'http:' && !isLoopback(new URL(issuer))) {
+    throw new ConfigError('GATEWAY_OIDC_ISSUER must use https (plain http is allowed for a provider on this machine only).');
+  }
+  return {
+    issuer,
+    audience,
+    algorithms: e.GATEWAY_OIDC_ALGORITHMS,
+    group: e.GATEWAY_OIDC_GROUP ?? null,
+    groupClaim: e.GATEWAY_OIDC_GROUP_CLAIM,
+    budget: e.GATEWAY_OIDC_BUDGET ?? null,
   };
 }

@@ -12,11 +12,13 @@ import { ApiError } from '../../lib/api/errors';
 import { limitsFromAccount } from '../../lib/api/account-limits';
 import { lookupSkipReason, toLookupForm } from '../../lib/ip';
 import { BuyOnce, type LookupOutcome, type Resolved } from './buy-once';
-import type { GatewayConfig } from './config';
+import type { GatewayConfig, OidcSettings } from './config';
+import { identify } from './credentials';
 import { createMetrics, type Metrics } from './metrics';
 import { dayOf, type Store, type TokenRecord } from './store/types';
 import { TeamLedger } from './team-ledger';
-import { checkToken, credentialOf } from './tokens';
+import { OidcVerifier } from './oidc';
+import { credentialOf } from './tokens';
 import type { Upstream } from './upstream';
 import { bulkDataOf, bulkRowOf, errorBody, MESSAGES, provenanceOf, singleBodyOf, type CacheSource } from './wire';
 
@@ -35,6 +37,10 @@ export interface GatewayParts {
   https?: { cert: string; key: string } | null;
   pollMs?: number;
   now?: () => number;
+  /** Single sign-on: bearer JWTs of the organisation's identity provider are accepted too. */
+  oidc?: OidcSettings | null;
+  /** How the gateway reaches the identity provider (tests pass their own). */
+  fetch?: typeof fetch;
 }
 
 export interface Gateway {
@@ -70,6 +76,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   const ledger = new TeamLedger(store, upstream, settings.reservePercent, now);
   const core = new BuyOnce({ store, upstream, ledger, ttls: settings.ttls, leaseMs: settings.leaseMs, metrics, now, ...(parts.pollMs ? { pollMs: parts.pollMs } : {}) });
   let draining = false;
+  const oidc = parts.oidc ? new OidcVerifier(parts.oidc, parts.fetch, now) : null;
 
   const app = Fastify({
     loggerInstance: logger,
@@ -150,12 +157,13 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       }
       return null;
     }
-    const checked = await guardStore(() => checkToken(store, credential, now()));
+    const checked = await guardStore(() => identify({ store, oidc, now }, credential));
     if (!checked.ok) {
+      if (checked.status === 503) throw new HttpFailure(503, checked.message, { 'Retry-After': '5' });
       metrics.refused.inc({ reason: 'bad-token' });
       const slow = await guardStore(() => store.rateLimit(`bad:${request.ip}`, BAD_TOKENS_PER_MINUTE, 60_000));
       if (!slow.allowed) throw rateLimited(slow.retryAfterMs);
-      reply.code(403).send(errorBody(403, checked.reason === 'expired' ? MESSAGES.expiredToken : MESSAGES.invalidToken));
+      reply.code(403).send(errorBody(403, checked.message, checked.code));
       return null;
     }
     const limit = await guardStore(() => store.rateLimit(`tok:${checked.token.name}`, settings.rateLimitPerMinute, 60_000));

@@ -70,9 +70,12 @@ export function singleBodyOf(rep: Reputation, info: IpInfo | null | undefined, p
   return body;
 }
 
-/** The API's general error body (spec section 7). */
-export function errorBody(statusCode: number, message: string) {
-  return { error: true, statusCode, message };
+/**
+ * The API's general error body (spec section 7). `code` is the gateway's additive, stable
+ * machine-readable reason, set only where a client must act on it (ERROR_CODES).
+ */
+export function errorBody(statusCode: number, message: string, code?: string) {
+  return code ? { error: true, statusCode, message, code } : { error: true, statusCode, message };
 }
 
 export const MESSAGES = {
@@ -96,4 +99,6 @@ export const MESSAGES = {
   invalidCidr: 'Invalid CIDR notation',
   notFound: 'Not found',
   notFoundIp: 'IP not found in database',
+  notInGroup: 'Invalid API key: your sign-in is not in the group this gateway requires',
+  identityProviderDown: "The organisation's identity provider cannot be reached: sign-in tokens cannot be checked now",
 } as const;

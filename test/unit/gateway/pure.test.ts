@@ -24,6 +24,14 @@ describe('configuration', () => {
     [{ ...base, GATEWAY_TLS_CERT: '/x.pem' }, /GATEWAY_TLS_CERT and GATEWAY_TLS_KEY/],
     [{ ...base, GATEWAY_UPSTREAM_KEY_FILE: '/nonexistent/key' }, /GATEWAY_UPSTREAM_KEY and GATEWAY_UPSTREAM_KEY_FILE are both set/],
     [{ GATEWAY_UPSTREAM_KEY_FILE: '/nonexistent/key' }, /GATEWAY_UPSTREAM_KEY_FILE: cannot read/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example' }, /GATEWAY_OIDC_ISSUER is set without GATEWAY_OIDC_AUDIENCE/],
+    [{ ...base, GATEWAY_OIDC_AUDIENCE: 'gw' }, /GATEWAY_OIDC_AUDIENCE is set without GATEWAY_OIDC_ISSUER/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'not a url', GATEWAY_OIDC_AUDIENCE: 'gw' }, /GATEWAY_OIDC_ISSUER/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'http://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw' }, /GATEWAY_OIDC_ISSUER must use https/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_ALGORITHMS: 'RS256,HS256' }, /GATEWAY_OIDC_ALGORITHMS/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_ALGORITHMS: 'none' }, /GATEWAY_OIDC_ALGORITHMS/],
+    [{ ...base, GATEWAY_OIDC_GROUP: 'soc' }, /GATEWAY_OIDC_GROUP is set but single sign-on is off/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_BUDGET: '0' }, /GATEWAY_OIDC_BUDGET/],
   ])('names the variable at fault (%o)', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -31,6 +39,13 @@ describe('configuration', () => {
   it('reads a cluster as several Redis URLs, and never quotes the key in a message', () => {
     expect(loadConfig({ ...base, GATEWAY_REDIS_URL: 'redis://a:1, redis://b:2' }).redisUrls).toEqual(['redis://a:1', 'redis://b:2']);
     expect(() => loadConfig({ GATEWAY_UPSTREAM_KEY: 'secret-value', GATEWAY_PORT: 'x' })).not.toThrow(/secret-value/);
+  });
+  it('turns single sign-on on with an issuer and an audience, asymmetric algorithms only by default', () => {
+    expect(loadConfig(base).oidc).toBeNull();
+    const { oidc } = loadConfig({ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example/realms/soc', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_GROUP: 'soc' });
+    expect(oidc).toMatchObject({ issuer: 'https://idp.example/realms/soc', audience: 'gw', group: 'soc', groupClaim: 'groups', budget: null });
+    expect(oidc!.algorithms.some((a) => a === 'none' || a.startsWith('HS'))).toBe(false);
+    expect(loadConfig({ ...base, GATEWAY_OIDC_ISSUER: 'http://127.0.0.1:9000', GATEWAY_OIDC_AUDIENCE: 'gw' }).oidc?.issuer).toBe('http://127.0.0.1:9000');
   });
 });
 
