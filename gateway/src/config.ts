@@ -33,6 +33,26 @@ export interface GatewayConfig {
   logLevel: string;
   /** Single sign-on: bearer JWTs of the organisation's identity provider; null: off. */
   oidc: OidcSettings | null;
+  /** "Sign in with your organisation": the gateway as a confidential client; null: off. */
+  signIn: SignInSettings | null;
+}
+
+/** The extension's identity redirect URLs: Chromium's and Firefox's launchWebAuthFlow targets. */
+export const EXTENSION_REDIRECTS = [/^https:\/\/[a-p]{32}\.chromiumapp\.org\//, /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\//];
+
+export interface SignInSettings {
+  clientId: string;
+  /** Held in memory, sent to the identity provider's token endpoint only. */
+  clientSecret: string;
+  /** The gateway's own URL as browsers reach it; the provider redirects to `<publicUrl>/auth/callback`. */
+  publicUrl: string;
+  scopes: string;
+  /** Where a finished sign-in may be handed: exact URL prefixes, or the extension patterns. */
+  redirects: string[] | null;
+  /** A session token's life; the extension refreshes it before then. */
+  sessionTtlMs: number;
+  /** How long one sign-in lasts, refreshes included: then the analyst signs in again. */
+  signInMaxMs: number;
 }
 
 /** JWT signature algorithms a gateway may accept: asymmetric only (no `none`, no HS*). */
@@ -97,6 +117,19 @@ const envSchema = z.object({
   GATEWAY_OIDC_GROUP: z.string().trim().min(1).optional(),
   GATEWAY_OIDC_GROUP_CLAIM: z.string().trim().min(1).default('groups'),
   GATEWAY_OIDC_BUDGET: z.coerce.number().int().positive().optional(),
+  GATEWAY_OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_CLIENT_SECRET_FILE: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_SCOPES: z.string().trim().min(1).default('openid email profile'),
+  GATEWAY_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be the URL browsers reach the gateway at (https://…)' }).optional(),
+  GATEWAY_SIGN_IN_REDIRECTS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((o) => o.trim()).filter(Boolean) : null))
+    .pipe(z.array(z.url({ protocol: /^https$/, error: 'each must be an https extension redirect URL' })).nullable()),
+  GATEWAY_SESSION_TTL_S: positiveSeconds(15 * 60),
+  GATEWAY_SIGN_IN_MAX_S: positiveSeconds(12 * HOUR_S),
   GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -139,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
       : null;
   return {
     oidc: oidcSettings(e),
+    signIn: signInSettings(e),
     upstreamUrl: e.GATEWAY_UPSTREAM_URL.replace(/\/+$/, ''),
     upstreamKey,
     redisUrls: e.GATEWAY_REDIS_URL,
@@ -184,5 +218,28 @@ function oidcSettings(e: z.infer<typeof envSchema>): OidcSettings | null {
     group: e.GATEWAY_OIDC_GROUP ?? null,
     groupClaim: e.GATEWAY_OIDC_GROUP_CLAIM,
     budget: e.GATEWAY_OIDC_BUDGET ?? null,
+  };
+}
+
+function signInSettings(e: z.infer<typeof envSchema>): SignInSettings | null {
+  const { GATEWAY_OIDC_CLIENT_ID: clientId, GATEWAY_OIDC_CLIENT_SECRET: secret, GATEWAY_OIDC_CLIENT_SECRET_FILE: secretFile } = e;
+  if (!clientId) {
+    if (secret || secretFile) throw new ConfigError('GATEWAY_OIDC_CLIENT_SECRET is set without GATEWAY_OIDC_CLIENT_ID: sign-in needs both.');
+    return null;
+  }
+  if (!e.GATEWAY_OIDC_ISSUER) throw new ConfigError('GATEWAY_OIDC_CLIENT_ID is set without GATEWAY_OIDC_ISSUER (and GATEWAY_OIDC_AUDIENCE): sign-in needs single sign-on on.');
+  if (secret && secretFile) throw new ConfigError('GATEWAY_OIDC_CLIENT_SECRET and GATEWAY_OIDC_CLIENT_SECRET_FILE are both set: set one.');
+  const clientSecret = secret ?? (secretFile ? readSecretFile('GATEWAY_OIDC_CLIENT_SECRET_FILE', secretFile) : '');
+  if (!clientSecret) throw new ConfigError('GATEWAY_OIDC_CLIENT_SECRET (or GATEWAY_OIDC_CLIENT_SECRET_FILE) is required with GATEWAY_OIDC_CLIENT_ID: the gateway is a confidential client.');
+  if (!e.GATEWAY_PUBLIC_URL) throw new ConfigError('GATEWAY_PUBLIC_URL is required with GATEWAY_OIDC_CLIENT_ID: register <GATEWAY_PUBLIC_URL>/auth/callback with the identity provider.');
+  if (e.GATEWAY_SESSION_TTL_S >= e.GATEWAY_SIGN_IN_MAX_S) throw new ConfigError('GATEWAY_SESSION_TTL_S must be shorter than GATEWAY_SIGN_IN_MAX_S.');
+  return {
+    clientId,
+    clientSecret,
+    publicUrl: e.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''),
+    scopes: e.GATEWAY_OIDC_SCOPES,
+    redirects: e.GATEWAY_SIGN_IN_REDIRECTS,
+    sessionTtlMs: e.GATEWAY_SESSION_TTL_S * 1000,
+    signInMaxMs: e.GATEWAY_SIGN_IN_MAX_S * 1000,
   };
 }

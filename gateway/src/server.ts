@@ -12,12 +12,14 @@ import { ApiError } from '../../lib/api/errors';
 import { limitsFromAccount } from '../../lib/api/account-limits';
 import { lookupSkipReason, toLookupForm } from '../../lib/ip';
 import { BuyOnce, type LookupOutcome, type Resolved } from './buy-once';
-import type { GatewayConfig, OidcSettings } from './config';
+import type { GatewayConfig, OidcSettings, SignInSettings } from './config';
 import { identify } from './credentials';
 import { createMetrics, type Metrics } from './metrics';
 import { dayOf, type Store, type TokenRecord } from './store/types';
 import { TeamLedger } from './team-ledger';
 import { OidcVerifier } from './oidc';
+import { Sessions } from './sessions';
+import { registerSignIn } from './sign-in';
 import { credentialOf } from './tokens';
 import type { Upstream } from './upstream';
 import { bulkDataOf, bulkRowOf, errorBody, MESSAGES, provenanceOf, singleBodyOf, type CacheSource } from './wire';
@@ -39,6 +41,8 @@ export interface GatewayParts {
   now?: () => number;
   /** Single sign-on: bearer JWTs of the organisation's identity provider are accepted too. */
   oidc?: OidcSettings | null;
+  /** "Sign in with your organisation" (needs `oidc`): gateway sessions for the extension. */
+  signIn?: SignInSettings | null;
   /** How the gateway reaches the identity provider (tests pass their own). */
   fetch?: typeof fetch;
 }
@@ -77,6 +81,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   const core = new BuyOnce({ store, upstream, ledger, ttls: settings.ttls, leaseMs: settings.leaseMs, metrics, now, ...(parts.pollMs ? { pollMs: parts.pollMs } : {}) });
   let draining = false;
   const oidc = parts.oidc ? new OidcVerifier(parts.oidc, parts.fetch, now) : null;
+  const sessions = parts.oidc && parts.signIn ? new Sessions(store, parts.oidc, parts.signIn, now) : null;
 
   const app = Fastify({
     loggerInstance: logger,
@@ -157,7 +162,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       }
       return null;
     }
-    const checked = await guardStore(() => identify({ store, oidc, now }, credential));
+    const checked = await guardStore(() => identify({ store, oidc, sessions, now }, credential));
     if (!checked.ok) {
       if (checked.status === 503) throw new HttpFailure(503, checked.message, { 'Retry-After': '5' });
       metrics.refused.inc({ reason: 'bad-token' });
@@ -366,6 +371,8 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       },
     };
   }
+
+  registerSignIn(app, { store, sessions, oidc: parts.oidc ?? null, signIn: parts.signIn ?? null, now, ...(parts.fetch ? { fetch: parts.fetch } : {}) });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
