@@ -22,7 +22,7 @@ import { Sessions } from './sessions';
 import { registerSignIn } from './sign-in';
 import { credentialOf } from './tokens';
 import type { Upstream } from './upstream';
-import { bulkDataOf, bulkRowOf, errorBody, MESSAGES, provenanceOf, singleBodyOf, type CacheSource } from './wire';
+import { bulkDataOf, bulkRowOf, ERROR_CODES, errorBody, MESSAGES, provenanceOf, singleBodyOf, type CacheSource } from './wire';
 
 export const MAX_BULK_IPS = 100;
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -166,8 +166,12 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     if (!checked.ok) {
       if (checked.status === 503) throw new HttpFailure(503, checked.message, { 'Retry-After': '5' });
       metrics.refused.inc({ reason: 'bad-token' });
-      const slow = await guardStore(() => store.rateLimit(`bad:${request.ip}`, BAD_TOKENS_PER_MINUTE, 60_000));
-      if (!slow.allowed) throw rateLimited(slow.retryAfterMs);
+      // An ended session is no guess (its 256 random bits cannot be guessed): a burst of lookups
+      // that all meet it must each say "sign in again", never a 429 that hides it.
+      if (checked.code !== ERROR_CODES.signInAgain) {
+        const slow = await guardStore(() => store.rateLimit(`bad:${request.ip}`, BAD_TOKENS_PER_MINUTE, 60_000));
+        if (!slow.allowed) throw rateLimited(slow.retryAfterMs);
+      }
       reply.code(403).send(errorBody(403, checked.message, checked.code));
       return null;
     }
