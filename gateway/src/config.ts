@@ -31,6 +31,44 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   tls: { cert: string; key: string } | null;
   logLevel: string;
+  /** Single sign-on: bearer JWTs of the organisation's identity provider; null: off. */
+  oidc: OidcSettings | null;
+  /** "Sign in with your organisation": the gateway as a confidential client; null: off. */
+  signIn: SignInSettings | null;
+}
+
+/** The extension's identity redirect URLs: Chromium's and Firefox's launchWebAuthFlow targets. */
+export const EXTENSION_REDIRECTS = [/^https:\/\/[a-p]{32}\.chromiumapp\.org\//, /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\//];
+
+export interface SignInSettings {
+  clientId: string;
+  /** Held in memory, sent to the identity provider's token endpoint only. */
+  clientSecret: string;
+  /** The gateway's own URL as browsers reach it; the provider redirects to `<publicUrl>/auth/callback`. */
+  publicUrl: string;
+  scopes: string;
+  /** Where a finished sign-in may be handed: exact URL prefixes, or the extension patterns. */
+  redirects: string[] | null;
+  /** A session token's life; the extension refreshes it before then. */
+  sessionTtlMs: number;
+  /** How long one sign-in lasts, refreshes included: then the analyst signs in again. */
+  signInMaxMs: number;
+}
+
+/** JWT signature algorithms a gateway may accept: asymmetric only (no `none`, no HS*). */
+export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+
+export interface OidcSettings {
+  /** The issuer URL exactly as the provider's tokens and discovery document spell it. */
+  issuer: string;
+  /** The `aud` a token must carry to be meant for this gateway. */
+  audience: string;
+  algorithms: string[];
+  /** A group the analyst must be in (null: any signed-in analyst), read from `groupClaim`. */
+  group: string | null;
+  groupClaim: string;
+  /** Units per UTC day for each signed-in analyst; null: no budget of their own. */
+  budget: number | null;
 }
 
 const positiveSeconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -64,6 +102,34 @@ const envSchema = z.object({
   GATEWAY_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   GATEWAY_TLS_CERT: z.string().trim().min(1).optional(),
   GATEWAY_TLS_KEY: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_ISSUER: z.url({ protocol: /^https?$/, error: 'must be the identity provider\'s issuer URL (https://…)' }).optional(),
+  GATEWAY_OIDC_AUDIENCE: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_ALGORITHMS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((a) => a.trim()).filter(Boolean) : [...ASYMMETRIC_ALGORITHMS]))
+    .pipe(
+      z
+        .array(z.enum(ASYMMETRIC_ALGORITHMS, { error: `each must be one of ${ASYMMETRIC_ALGORITHMS.join(', ')} (none and HS* are refused: a public key must not verify a shared-secret signature)` }))
+        .min(1),
+    ),
+  GATEWAY_OIDC_GROUP: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_GROUP_CLAIM: z.string().trim().min(1).default('groups'),
+  GATEWAY_OIDC_BUDGET: z.coerce.number().int().positive().optional(),
+  GATEWAY_OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_CLIENT_SECRET_FILE: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_SCOPES: z.string().trim().min(1).default('openid email profile'),
+  GATEWAY_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be the URL browsers reach the gateway at (https://…)' }).optional(),
+  GATEWAY_SIGN_IN_REDIRECTS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((o) => o.trim()).filter(Boolean) : null))
+    .pipe(z.array(z.url({ protocol: /^https$/, error: 'each must be an https extension redirect URL' })).nullable()),
+  GATEWAY_SESSION_TTL_S: positiveSeconds(15 * 60),
+  GATEWAY_SIGN_IN_MAX_S: positiveSeconds(12 * HOUR_S),
   GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -105,6 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
       ? { cert: readSecretFile('GATEWAY_TLS_CERT', e.GATEWAY_TLS_CERT), key: readSecretFile('GATEWAY_TLS_KEY', e.GATEWAY_TLS_KEY) }
       : null;
   return {
+    oidc: oidcSettings(e),
+    signIn: signInSettings(e),
     upstreamUrl: e.GATEWAY_UPSTREAM_URL.replace(/\/+$/, ''),
     upstreamKey,
     redisUrls: e.GATEWAY_REDIS_URL,
@@ -124,5 +192,54 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
     upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_MS,
     tls,
     logLevel: e.GATEWAY_LOG_LEVEL,
+  };
+}
+
+function isLoopback(url: URL): boolean {
+  return url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname);
+}
+
+function oidcSettings(e: z.infer<typeof envSchema>): OidcSettings | null {
+  const { GATEWAY_OIDC_ISSUER: issuer, GATEWAY_OIDC_AUDIENCE: audience } = e;
+  if (!issuer && !audience) {
+    if (e.GATEWAY_OIDC_GROUP) throw new ConfigError('GATEWAY_OIDC_GROUP is set but single sign-on is off: set GATEWAY_OIDC_ISSUER and GATEWAY_OIDC_AUDIENCE too.');
+    return null;
+  }
+  if (!issuer) throw new ConfigError('GATEWAY_OIDC_AUDIENCE is set without GATEWAY_OIDC_ISSUER: single sign-on needs both.');
+  if (!audience) throw new ConfigError('GATEWAY_OIDC_ISSUER is set without GATEWAY_OIDC_AUDIENCE: single sign-on needs both (the audience your identity provider puts in tokens meant for this gateway).');
+  // Keys fetched over plain http could be swapped on the way: only a local test provider may use it.
+  if (new URL(issuer).protocol === 'http:' && !isLoopback(new URL(issuer))) {
+    throw new ConfigError('GATEWAY_OIDC_ISSUER must use https (plain http is allowed for a provider on this machine only).');
+  }
+  return {
+    issuer,
+    audience,
+    algorithms: e.GATEWAY_OIDC_ALGORITHMS,
+    group: e.GATEWAY_OIDC_GROUP ?? null,
+    groupClaim: e.GATEWAY_OIDC_GROUP_CLAIM,
+    budget: e.GATEWAY_OIDC_BUDGET ?? null,
+  };
+}
+
+function signInSettings(e: z.infer<typeof envSchema>): SignInSettings | null {
+  const { GATEWAY_OIDC_CLIENT_ID: clientId, GATEWAY_OIDC_CLIENT_SECRET: secret, GATEWAY_OIDC_CLIENT_SECRET_FILE: secretFile } = e;
+  if (!clientId) {
+    if (secret || secretFile) throw new ConfigError('GATEWAY_OIDC_CLIENT_SECRET is set without GATEWAY_OIDC_CLIENT_ID: sign-in needs both.');
+    return null;
+  }
+  if (!e.GATEWAY_OIDC_ISSUER) throw new ConfigError('GATEWAY_OIDC_CLIENT_ID is set without GATEWAY_OIDC_ISSUER (and GATEWAY_OIDC_AUDIENCE): sign-in needs single sign-on on.');
+  if (secret && secretFile) throw new ConfigError('GATEWAY_OIDC_CLIENT_SECRET and GATEWAY_OIDC_CLIENT_SECRET_FILE are both set: set one.');
+  const clientSecret = secret ?? (secretFile ? readSecretFile('GATEWAY_OIDC_CLIENT_SECRET_FILE', secretFile) : '');
+  if (!clientSecret) throw new ConfigError('GATEWAY_OIDC_CLIENT_SECRET (or GATEWAY_OIDC_CLIENT_SECRET_FILE) is required with GATEWAY_OIDC_CLIENT_ID: the gateway is a confidential client.');
+  if (!e.GATEWAY_PUBLIC_URL) throw new ConfigError('GATEWAY_PUBLIC_URL is required with GATEWAY_OIDC_CLIENT_ID: register <GATEWAY_PUBLIC_URL>/auth/callback with the identity provider.');
+  if (e.GATEWAY_SESSION_TTL_S >= e.GATEWAY_SIGN_IN_MAX_S) throw new ConfigError('GATEWAY_SESSION_TTL_S must be shorter than GATEWAY_SIGN_IN_MAX_S.');
+  return {
+    clientId,
+    clientSecret,
+    publicUrl: e.GATEWAY_PUBLIC_URL.replace(/\/+$/, ''),
+    scopes: e.GATEWAY_OIDC_SCOPES,
+    redirects: e.GATEWAY_SIGN_IN_REDIRECTS,
+    sessionTtlMs: e.GATEWAY_SESSION_TTL_S * 1000,
+    signInMaxMs: e.GATEWAY_SIGN_IN_MAX_S * 1000,
   };
 }

@@ -12,13 +12,17 @@ import { ApiError } from '../../lib/api/errors';
 import { limitsFromAccount } from '../../lib/api/account-limits';
 import { lookupSkipReason, toLookupForm } from '../../lib/ip';
 import { BuyOnce, type LookupOutcome, type Resolved } from './buy-once';
-import type { GatewayConfig } from './config';
+import type { GatewayConfig, OidcSettings, SignInSettings } from './config';
+import { identify } from './credentials';
 import { createMetrics, type Metrics } from './metrics';
 import { dayOf, type Store, type TokenRecord } from './store/types';
 import { TeamLedger } from './team-ledger';
-import { checkToken, credentialOf } from './tokens';
+import { OidcVerifier } from './oidc';
+import { Sessions } from './sessions';
+import { registerSignIn } from './sign-in';
+import { credentialOf } from './tokens';
 import type { Upstream } from './upstream';
-import { bulkDataOf, bulkRowOf, errorBody, MESSAGES, provenanceOf, singleBodyOf, type CacheSource } from './wire';
+import { bulkDataOf, bulkRowOf, ERROR_CODES, errorBody, MESSAGES, provenanceOf, singleBodyOf, type CacheSource } from './wire';
 
 export const MAX_BULK_IPS = 100;
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -35,6 +39,12 @@ export interface GatewayParts {
   https?: { cert: string; key: string } | null;
   pollMs?: number;
   now?: () => number;
+  /** Single sign-on: bearer JWTs of the organisation's identity provider are accepted too. */
+  oidc?: OidcSettings | null;
+  /** "Sign in with your organisation" (needs `oidc`): gateway sessions for the extension. */
+  signIn?: SignInSettings | null;
+  /** How the gateway reaches the identity provider (tests pass their own). */
+  fetch?: typeof fetch;
 }
 
 export interface Gateway {
@@ -70,6 +80,8 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   const ledger = new TeamLedger(store, upstream, settings.reservePercent, now);
   const core = new BuyOnce({ store, upstream, ledger, ttls: settings.ttls, leaseMs: settings.leaseMs, metrics, now, ...(parts.pollMs ? { pollMs: parts.pollMs } : {}) });
   let draining = false;
+  const oidc = parts.oidc ? new OidcVerifier(parts.oidc, parts.fetch, now) : null;
+  const sessions = parts.oidc && parts.signIn ? new Sessions(store, parts.oidc, parts.signIn, now) : null;
 
   const app = Fastify({
     loggerInstance: logger,
@@ -150,12 +162,17 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       }
       return null;
     }
-    const checked = await guardStore(() => checkToken(store, credential, now()));
+    const checked = await guardStore(() => identify({ store, oidc, sessions, now }, credential));
     if (!checked.ok) {
+      if (checked.status === 503) throw new HttpFailure(503, checked.message, { 'Retry-After': '5' });
       metrics.refused.inc({ reason: 'bad-token' });
-      const slow = await guardStore(() => store.rateLimit(`bad:${request.ip}`, BAD_TOKENS_PER_MINUTE, 60_000));
-      if (!slow.allowed) throw rateLimited(slow.retryAfterMs);
-      reply.code(403).send(errorBody(403, checked.reason === 'expired' ? MESSAGES.expiredToken : MESSAGES.invalidToken));
+      // An ended session is no guess (its 256 random bits cannot be guessed): a burst of lookups
+      // that all meet it must each say "sign in again", never a 429 that hides it.
+      if (checked.code !== ERROR_CODES.signInAgain) {
+        const slow = await guardStore(() => store.rateLimit(`bad:${request.ip}`, BAD_TOKENS_PER_MINUTE, 60_000));
+        if (!slow.allowed) throw rateLimited(slow.retryAfterMs);
+      }
+      reply.code(403).send(errorBody(403, checked.message, checked.code));
       return null;
     }
     const limit = await guardStore(() => store.rateLimit(`tok:${checked.token.name}`, settings.rateLimitPerMinute, 60_000));
@@ -358,6 +375,8 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       },
     };
   }
+
+  registerSignIn(app, { store, sessions, oidc: parts.oidc ?? null, signIn: parts.signIn ?? null, now, ...(parts.fetch ? { fetch: parts.fetch } : {}) });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

@@ -70,9 +70,19 @@ export function singleBodyOf(rep: Reputation, info: IpInfo | null | undefined, p
   return body;
 }
 
-/** The API's general error body (spec section 7). */
-export function errorBody(statusCode: number, message: string) {
-  return { error: true, statusCode, message };
+/**
+ * Stable machine-readable reasons in the error body's additive `code` field. `sign_in_again`:
+ * the gateway session expired, was signed out or is unknown; refreshing cannot help; the
+ * analyst must sign in with the organisation again.
+ */
+export const ERROR_CODES = { signInAgain: 'sign_in_again' } as const;
+
+/**
+ * The API's general error body (spec section 7). `code` is the gateway's additive, stable
+ * machine-readable reason, set only where a client must act on it (ERROR_CODES).
+ */
+export function errorBody(statusCode: number, message: string, code?: string) {
+  return code ? { error: true, statusCode, message, code } : { error: true, statusCode, message };
 }
 
 export const MESSAGES = {
@@ -96,4 +106,11 @@ export const MESSAGES = {
   invalidCidr: 'Invalid CIDR notation',
   notFound: 'Not found',
   notFoundIp: 'IP not found in database',
+  notInGroup: 'Invalid API key: your sign-in is not in the group this gateway requires',
+  // "Expired … key" keeps lib/api's reading of it as a refused key (invalid-key), not a quota.
+  signInAgain: 'Expired or revoked session key: sign in again with your organisation',
+  signInStale: 'This sign-in link expired or was already used: start the sign-in again',
+  badRedirect: 'redirect_uri is not an extension redirect URL this gateway allows',
+  refreshRequired: 'refresh_token is required',
+  identityProviderDown: "The organisation's identity provider cannot be reached: sign-in tokens cannot be checked now",
 } as const;

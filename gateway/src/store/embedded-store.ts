@@ -42,6 +42,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
   const tokensPath = path.join(options.dir, 'tokens.json');
   const state = readJson<StateFile>(statePath) ?? { v: 1, answers: {}, info: {}, ledger: null, usage: {}, lastUsed: {} };
   const claims = new Map<string, Expiring<string>>();
+  const secrets = new Map<string, Expiring<string>>();
   const buying = new Set<string>();
   const events = new EventEmitter();
   const limiters = new Map<string, RateLimiterMemory>();
@@ -193,6 +194,23 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
       let limiter = limiters.get(id);
       if (!limiter) limiters.set(id, (limiter = new RateLimiterMemory({ points, duration: Math.ceil(windowMs / 1000) })));
       return consume(limiter, subject);
+    },
+    // Sign-in records stay in memory: a restart asks analysts to sign in again, nothing worse.
+    async putSecret(kind, id, value, ttlMs) {
+      for (const [key, entry] of secrets) if (entry.expiresAt <= now()) secrets.delete(key);
+      secrets.set(`${kind}:${id}`, { value: JSON.stringify(value), expiresAt: now() + ttlMs });
+    },
+    async getSecret(kind, id) {
+      const raw = live(secrets.get(`${kind}:${id}`));
+      return raw === undefined ? null : (JSON.parse(raw) as unknown);
+    },
+    async takeSecret(kind, id) {
+      const raw = live(secrets.get(`${kind}:${id}`));
+      secrets.delete(`${kind}:${id}`);
+      return raw === undefined ? null : (JSON.parse(raw) as unknown);
+    },
+    async deleteSecret(kind, id) {
+      secrets.delete(`${kind}:${id}`);
     },
   };
 }

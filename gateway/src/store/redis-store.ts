@@ -8,7 +8,7 @@
  */
 import { createClient, createCluster } from 'redis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
+import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, SecretKind, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
 
 type Client = ReturnType<typeof createClient> | ReturnType<typeof createCluster>;
 
@@ -27,6 +27,7 @@ export const keys = {
   token: (hash: string) => `${PREFIX}token:${hash}`,
   usage: (day: string, name: string) => `${PREFIX}usage:${day}:${name}`,
   shared: (name: string) => `${PREFIX}shared:${name}`,
+  secret: (kind: SecretKind, id: string) => `${PREFIX}secret:${kind}:${id}`,
 };
 
 /** SET NX PX, and says whether a buying mark of a vanished holder is there (both keys: one slot). */
@@ -225,6 +226,20 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         limiters.set(id, limiter);
       }
       return consume(limiter, subject);
+    },
+    async putSecret(kind, id, value, ttlMs) {
+      await client.set(keys.secret(kind, id), JSON.stringify(value), { PX: Math.max(1, Math.ceil(ttlMs)) });
+    },
+    async getSecret(kind, id) {
+      const raw = await client.get(keys.secret(kind, id));
+      return raw === null ? null : (JSON.parse(raw) as unknown);
+    },
+    async takeSecret(kind, id) {
+      const raw = await client.getDel(keys.secret(kind, id));
+      return raw === null ? null : (JSON.parse(raw) as unknown);
+    },
+    async deleteSecret(kind, id) {
+      await client.del(keys.secret(kind, id));
     },
   };
 }

@@ -118,7 +118,20 @@ export interface Store {
   usageOf(name: string, day: string): Promise<number>;
   /** One more request of `subject` in a window of `windowMs` holding at most `points`. */
   rateLimit(subject: string, points: number, windowMs: number): Promise<RateLimitResult>;
+
+  /**
+   * Short-lived sign-in records, each under the hash of a secret (a sign-in state, a session or
+   * refresh token), gone after `ttlMs`. `takeSecret` reads and deletes at once, so a one-time
+   * record is used once even when two replicas race for it.
+   */
+  putSecret(kind: SecretKind, id: string, value: unknown, ttlMs: number): Promise<void>;
+  getSecret(kind: SecretKind, id: string): Promise<unknown>;
+  takeSecret(kind: SecretKind, id: string): Promise<unknown>;
+  deleteSecret(kind: SecretKind, id: string): Promise<void>;
 }
+
+/** `signin`: a code flow in progress; `session` and `refresh`: a signed-in analyst's tokens. */
+export type SecretKind = 'signin' | 'session' | 'refresh';
 
 /** The UTC day a usage counts in. */
 export function dayOf(ms: number): string {

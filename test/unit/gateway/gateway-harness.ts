@@ -1,6 +1,7 @@
 /** A gateway over a given store with the API simulator as its upstream, for tests. */
 import pino from 'pino';
 import { Writable } from 'node:stream';
+import type { OidcSettings, SignInSettings } from '../../../gateway/src/config';
 import { createGateway, type Gateway, type GatewaySettings } from '../../../gateway/src/server';
 import type { Store } from '../../../gateway/src/store/types';
 import { addToken } from '../../../gateway/src/tokens';
@@ -29,6 +30,10 @@ export async function startGateway(options: {
   fetch?: typeof globalThis.fetch;
   /** Overrides of the upstream's options (a fast clock, timeouts). */
   upstream?: Partial<UpstreamOptions>;
+  /** Single sign-on settings and the gateway's clock (for expiry). */
+  oidc?: OidcSettings | null;
+  signIn?: SignInSettings | null;
+  now?: () => number;
 }): Promise<Harness> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -47,7 +52,7 @@ export async function startGateway(options: {
     store: options.store,
     ...options.upstream,
   });
-  const gateway = await createGateway({ settings: { ...TEST_SETTINGS, ...options.settings }, store: options.store, upstream, logger, pollMs: 50 });
+  const gateway = await createGateway({ settings: { ...TEST_SETTINGS, ...options.settings }, store: options.store, upstream, logger, pollMs: 50, oidc: options.oidc ?? null, signIn: options.signIn ?? null, ...(options.now ? { now: options.now } : {}) });
   return { gateway, logs };
 }
 

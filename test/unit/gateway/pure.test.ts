@@ -5,8 +5,11 @@ import { normalizeBulkRow, normalizeSingle } from '../../../lib/api/normalize';
 import { singleLookupSchema } from '../../../lib/api/schemas';
 import type { Reputation } from '../../../lib/api/types';
 import { ConfigError, loadConfig } from '../../../gateway/src/config';
+import { redirectAllowed } from '../../../gateway/src/sign-in';
 import { credentialOf, hashToken, newToken } from '../../../gateway/src/tokens';
 import { bulkRowOf, provenanceOf, singleBodyOf } from '../../../gateway/src/wire';
+
+const sso = { GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw' };
 
 describe('configuration', () => {
   const base = { GATEWAY_UPSTREAM_KEY: 'k-123' };
@@ -24,6 +27,21 @@ describe('configuration', () => {
     [{ ...base, GATEWAY_TLS_CERT: '/x.pem' }, /GATEWAY_TLS_CERT and GATEWAY_TLS_KEY/],
     [{ ...base, GATEWAY_UPSTREAM_KEY_FILE: '/nonexistent/key' }, /GATEWAY_UPSTREAM_KEY and GATEWAY_UPSTREAM_KEY_FILE are both set/],
     [{ GATEWAY_UPSTREAM_KEY_FILE: '/nonexistent/key' }, /GATEWAY_UPSTREAM_KEY_FILE: cannot read/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example' }, /GATEWAY_OIDC_ISSUER is set without GATEWAY_OIDC_AUDIENCE/],
+    [{ ...base, GATEWAY_OIDC_AUDIENCE: 'gw' }, /GATEWAY_OIDC_AUDIENCE is set without GATEWAY_OIDC_ISSUER/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'not a url', GATEWAY_OIDC_AUDIENCE: 'gw' }, /GATEWAY_OIDC_ISSUER/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'http://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw' }, /GATEWAY_OIDC_ISSUER must use https/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_ALGORITHMS: 'RS256,HS256' }, /GATEWAY_OIDC_ALGORITHMS/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_ALGORITHMS: 'none' }, /GATEWAY_OIDC_ALGORITHMS/],
+    [{ ...base, GATEWAY_OIDC_GROUP: 'soc' }, /GATEWAY_OIDC_GROUP is set but single sign-on is off/],
+    [{ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_BUDGET: '0' }, /GATEWAY_OIDC_BUDGET/],
+    [{ ...base, GATEWAY_OIDC_CLIENT_ID: 'gw' }, /GATEWAY_OIDC_CLIENT_ID is set without GATEWAY_OIDC_ISSUER/],
+    [{ ...base, GATEWAY_OIDC_CLIENT_SECRET: 's' }, /GATEWAY_OIDC_CLIENT_SECRET is set without GATEWAY_OIDC_CLIENT_ID/],
+    [{ ...base, ...sso, GATEWAY_OIDC_CLIENT_ID: 'gw', GATEWAY_PUBLIC_URL: 'https://gw.example' }, /GATEWAY_OIDC_CLIENT_SECRET \(or GATEWAY_OIDC_CLIENT_SECRET_FILE\) is required/],
+    [{ ...base, ...sso, GATEWAY_OIDC_CLIENT_ID: 'gw', GATEWAY_OIDC_CLIENT_SECRET_FILE: '/nonexistent/secret', GATEWAY_PUBLIC_URL: 'https://gw.example' }, /GATEWAY_OIDC_CLIENT_SECRET_FILE: cannot read/],
+    [{ ...base, ...sso, GATEWAY_OIDC_CLIENT_ID: 'gw', GATEWAY_OIDC_CLIENT_SECRET: 'client-secret-value' }, /GATEWAY_PUBLIC_URL is required/],
+    [{ ...base, ...sso, GATEWAY_OIDC_CLIENT_ID: 'gw', GATEWAY_OIDC_CLIENT_SECRET: 'client-secret-value', GATEWAY_PUBLIC_URL: 'https://gw.example', GATEWAY_SIGN_IN_REDIRECTS: 'http://x.chromiumapp.org/' }, /GATEWAY_SIGN_IN_REDIRECTS/],
+    [{ ...base, ...sso, GATEWAY_OIDC_CLIENT_ID: 'gw', GATEWAY_OIDC_CLIENT_SECRET: 'client-secret-value', GATEWAY_PUBLIC_URL: 'https://gw.example', GATEWAY_SESSION_TTL_S: '7200', GATEWAY_SIGN_IN_MAX_S: '3600' }, /GATEWAY_SESSION_TTL_S must be shorter/],
   ])('names the variable at fault (%o)', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -31,6 +49,32 @@ describe('configuration', () => {
   it('reads a cluster as several Redis URLs, and never quotes the key in a message', () => {
     expect(loadConfig({ ...base, GATEWAY_REDIS_URL: 'redis://a:1, redis://b:2' }).redisUrls).toEqual(['redis://a:1', 'redis://b:2']);
     expect(() => loadConfig({ GATEWAY_UPSTREAM_KEY: 'secret-value', GATEWAY_PORT: 'x' })).not.toThrow(/secret-value/);
+  });
+  it('turns single sign-on on with an issuer and an audience, asymmetric algorithms only by default', () => {
+    expect(loadConfig(base).oidc).toBeNull();
+    const { oidc } = loadConfig({ ...base, GATEWAY_OIDC_ISSUER: 'https://idp.example/realms/soc', GATEWAY_OIDC_AUDIENCE: 'gw', GATEWAY_OIDC_GROUP: 'soc' });
+    expect(oidc).toMatchObject({ issuer: 'https://idp.example/realms/soc', audience: 'gw', group: 'soc', groupClaim: 'groups', budget: null });
+    expect(oidc!.algorithms.some((a) => a === 'none' || a.startsWith('HS'))).toBe(false);
+    expect(loadConfig({ ...base, GATEWAY_OIDC_ISSUER: 'http://127.0.0.1:9000', GATEWAY_OIDC_AUDIENCE: 'gw' }).oidc?.issuer).toBe('http://127.0.0.1:9000');
+  });
+  it('turns sign-in on with a client id, its secret and the public URL, never quoting the secret', () => {
+    expect(loadConfig({ ...base, ...sso }).signIn).toBeNull();
+    const { signIn } = loadConfig({ ...base, ...sso, GATEWAY_OIDC_CLIENT_ID: 'gw', GATEWAY_OIDC_CLIENT_SECRET: 'client-secret-value', GATEWAY_PUBLIC_URL: 'https://gw.example/' });
+    expect(signIn).toMatchObject({ clientId: 'gw', publicUrl: 'https://gw.example', scopes: 'openid email profile', redirects: null, sessionTtlMs: 900_000, signInMaxMs: 43_200_000 });
+    expect(() => loadConfig({ ...base, ...sso, GATEWAY_OIDC_CLIENT_ID: 'gw', GATEWAY_OIDC_CLIENT_SECRET: 'client-secret-value' })).not.toThrow(/client-secret-value/);
+  });
+  it('hands a sign-in only to an extension redirect URL', () => {
+    const any = { redirects: null };
+    expect(redirectAllowed(any, 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/')).toBe(true);
+    expect(redirectAllowed(any, `https://${'0f'.repeat(20)}.extensions.allizom.org/`)).toBe(true);
+    for (const bad of ['https://evil.example/', 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org.evil.example/', 'https://abc.chromiumapp.org/', 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/#x', 'https://u:p@abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/', 'not a url']) {
+      expect(redirectAllowed(any, bad)).toBe(false);
+    }
+    const listed = { redirects: ['https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/', 'https://exact.example/cb'] };
+    expect(redirectAllowed(listed, 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/cb')).toBe(true);
+    expect(redirectAllowed(listed, 'https://exact.example/cb')).toBe(true);
+    expect(redirectAllowed(listed, 'https://exact.example/cb2')).toBe(false);
+    expect(redirectAllowed(listed, `https://${'0f'.repeat(20)}.extensions.allizom.org/`)).toBe(false);
   });
 });
 
