@@ -74,11 +74,17 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
   const { policy, signal } = context;
   const now = context.now ?? Date.now;
   const started = now();
+  let previous: ApiError | null = null;
   for (let retry = 0; ; retry++) {
     try {
       return await attempt();
     } catch (error) {
+      // The retry was refused because the previous attempt's own failure opened the endpoint's
+      // circuit: that failure is what happened. Reported as "not sent", it would hide the outage
+      // from the lookup engine (which then never announces the recovery to the pages).
+      if (previous && error instanceof ApiError && error.circuitOpen) throw previous;
       if (!(error instanceof ApiError) || !mayRetry(error, context.paid === true)) throw error;
+      previous = error;
       if (retry >= policy.limit) throw error;
       // A long Retry-After is the server saying "not now": hand it to the caller to schedule.
       if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxRetryAfterMs) throw error;

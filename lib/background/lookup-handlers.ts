@@ -19,6 +19,7 @@ import { browserTabInFront, checkDetailedAsk, frameOf } from './detail-trust';
 import { FrameAsks } from './frame-asks';
 import { storageLedgerStore } from './quota-ledger-storage';
 import { sessionValue } from './session-value';
+import { onWakeAlarm, scheduleWakeAlarm } from './wake-alarm';
 
 export type LookupMessageType =
   | 'ui:lookup'
@@ -115,6 +116,9 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
     clientSource: () => clientFromSettings({ circuit }),
     circuit,
     lostAnswerStore: sessionValue(browser.storage.session, 'lostAnswers'),
+    probeCandidateStore: sessionValue(browser.storage.session, 'probeCandidates'),
+    // The bulk circuit's next probe outlives the worker (wake-alarm.ts); start() listens.
+    scheduleWake: (at) => scheduleWakeAlarm(at),
     policySource: () => getSetting('lookupPolicy'),
     initialPolicy: DEFAULT_LOOKUP_POLICY,
     cacheStore: createIdbCacheStore(),
@@ -133,6 +137,7 @@ export function createLookupHandlers(overrides: LookupHandlerOverrides = {}, dep
 
   /** Registers the settings watcher (synchronously, like the worker's other listeners). */
   function start(): void {
+    onWakeAlarm(() => void service.wake());
     watchSettings((changed) => {
       if (changed.some((key) => CREDENTIALS.includes(key))) service.credentialsChanged();
       if (changed.includes('lookupPolicy')) service.policyChanged();

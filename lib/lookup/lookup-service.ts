@@ -39,6 +39,7 @@ import { QuotaRefresher } from './quota-refresher';
 import { RecoveryWatch, type RecoveryStore } from './recovery-watch';
 import { bookLostCall, isLostAnswer } from './lost-answer';
 import { LostAnswerMemory } from './lost-answer-memory';
+import { ProbeCandidates } from './probe-candidates';
 import type { StoredValue } from './stored-value';
 import { sendBulk } from './send-bulk';
 import { lookupSubnet, type SubnetAnswer } from './subnet-lookup';
@@ -144,12 +145,21 @@ export interface LookupServiceOptions {
   lostAnswerStore?: StoredValue;
   /** Longest an IP waits while the bulk endpoint's circuit is open before it is answered as failed. Default 30 s. */
   holdMs?: number;
+  /** Where the bulk probe's candidate IPs outlive the worker (probe-candidates.ts); memory only without one. */
+  probeCandidateStore?: StoredValue;
+  /**
+   * Asks to have `wake()` called at `at` (clock ms) even if the process stops meanwhile
+   * (browser.alarms in the extension; null: no wake needed). Used for the bulk circuit's next
+   * probe: an open circuit's wait (up to 5 minutes) outlasts an idle MV3 worker, whose timers
+   * die with it, and no page asks again until recovery is announced.
+   */
+  scheduleWake?: (at: number | null) => void;
 }
 
 /** The endpoint whose circuit gates the batcher. */
 export const BULK_ENDPOINT = '/checkIP/bulk';
-/** IPs remembered as candidates for the half-open probe. */
-const MAX_PROBE_CANDIDATES = 200;
+/** The free endpoint: its own circuit says nothing about lookups, and probing it costs nothing. */
+const ACCOUNT_ENDPOINT = '/account';
 
 const MINUTE = 60_000;
 
@@ -185,11 +195,12 @@ export class LookupService {
   private readonly lostAnswers: LostAnswerMemory;
   private readonly circuit: CircuitBreaker | null;
   /** IPs that failed because the bulk endpoint did: one of them is the half-open probe when nobody asks. */
-  private readonly probeCandidates = new Set<string>();
+  private readonly probeCandidates: ProbeCandidates;
   private probeTimer: TimerHandle | null = null;
   private probeTimerAt = Infinity;
   private lostLoad: Promise<void> | null = null;
   private circuitLoad: Promise<void> | null = null;
+  private candidatesLoad: Promise<void> | null = null;
   private policy: LookupPolicy;
   private handle: ClientHandle | null = null;
   /** The API base URL of the current settings; null until they are first read. */
@@ -239,6 +250,7 @@ export class LookupService {
       },
       onError: (error) => this.noteFailure(error),
     });
+    this.probeCandidates = new ProbeCandidates(options.probeCandidateStore);
     this.lostAnswers = new LostAnswerMemory({ clock: this.clock, ...(options.lostAnswerStore ? { store: options.lostAnswerStore } : {}) });
     this.circuit = options.circuit ?? null;
     this.circuit?.onChange((endpoint) => this.circuitChanged(endpoint));
@@ -267,11 +279,16 @@ export class LookupService {
     };
     this.recovery = new RecoveryWatch({
       clock: this.clock,
-      // Recovery is proven on the endpoint that failed: while one's circuit is not closed, its
-      // own half-open probe is the test; /account only when /account itself was failing.
+      // Recovery is proven on the endpoint that failed: each endpoint whose circuit is not
+      // closed is tested by its own half-open probe. /account's probe is a free refresh, and is
+      // sent whenever /account was failing too (after a full outage its circuit would otherwise
+      // stay half-open, the quota meter saying "failing", until the next scheduled refresh).
       probe: () => {
-        if (this.circuit?.troubled().length) this.probeTroubled();
-        else if (this.handle) this.refreshNow(this.handle).catch(() => undefined);
+        const troubled = this.circuit?.troubled() ?? [];
+        if (troubled.includes(BULK_ENDPOINT)) this.probeTroubled();
+        if ((!this.circuit || troubled.includes(ACCOUNT_ENDPOINT) || !troubled.length) && this.handle) {
+          this.refreshNow(this.handle).catch(() => undefined);
+        }
       },
       onRecovered: () => this.options.onRecovered?.(),
       baseMs: options.recoveryProbeMs?.baseMs ?? 5_000,
@@ -371,7 +388,7 @@ export class LookupService {
               this.journal.answered(ip);
               this.lostAnswers.answered(ip);
               this.probeCandidates.delete(ip);
-            } else if (result.status === 'error' && isOutage(result.error)) this.noteProbeCandidate(ip);
+            } else if (result.status === 'error' && isOutage(result.error)) this.probeCandidates.note(ip);
           }),
         );
       }
@@ -518,7 +535,17 @@ export class LookupService {
     await this.journal.flush();
     await this.recovery.flush();
     await this.lostAnswers.flush();
+    await this.probeCandidates.flush();
     await this.circuit?.flush();
+  }
+
+  /**
+   * Woken by `scheduleWake` (a restarted worker, possibly): takes up the stored state, which
+   * sends the bulk circuit's probe if it is due, and re-schedules what is not due yet.
+   */
+  async wake(): Promise<void> {
+    await this.ready().catch(() => undefined);
+    if (this.circuit) this.circuitChanged(BULK_ENDPOINT);
   }
 
   /** Synchronous counters for tests and benchmarks. */
@@ -558,7 +585,11 @@ export class LookupService {
     this.recoveryLoad ??= this.recovery.restore();
     // Never reject: nothing readable is nothing remembered.
     this.lostLoad ??= this.lostAnswers.restore();
-    this.circuitLoad ??= this.circuit ? this.circuit.restore().then(() => this.circuitChanged(BULK_ENDPOINT)) : Promise.resolve();
+    this.candidatesLoad ??= this.probeCandidates.restore();
+    // After the candidates: a probe due at once needs one of them.
+    this.circuitLoad ??= this.circuit
+      ? Promise.all([this.circuit.restore(), this.candidatesLoad]).then(() => this.circuitChanged(BULK_ENDPOINT))
+      : Promise.resolve();
     await Promise.all([this.policyLoad, this.clientLoad, this.pageCapLoad, this.journalLoad, this.recoveryLoad, this.lostLoad, this.circuitLoad]);
   }
 
@@ -677,13 +708,17 @@ export class LookupService {
   }
 
   /**
-   * A call succeeded: lookups are not failing (any more), unless an endpoint's circuit is still
-   * not closed. /account answering says nothing about a bulk endpoint that times out or answers
-   * 503: that one's own probe must answer before pages are told to ask again.
+   * A call succeeded: lookups are not failing (any more), unless the bulk endpoint's circuit is
+   * still not closed. /account answering says nothing about a bulk endpoint that times out or
+   * answers 503: that one's own probe must answer before pages are told to ask again. The
+   * converse holds too: once bulk answers, pages re-ask although /account's circuit (open in a
+   * full outage) has not been probed yet: pages' lookups never go through /account.
    */
   private noteSuccess(): void {
-    if (this.circuit?.troubled().length) return;
+    if (this.circuit && this.circuit.view(BULK_ENDPOINT).state !== 'closed') return;
     if (this.lastError && this.lastError.kind !== 'quota-exhausted') this.lastError = null;
+    // /account failed with the rest: its probe (a free refresh) tells the quota meter now.
+    if (this.circuit?.troubled().includes(ACCOUNT_ENDPOINT) && this.handle) this.refreshNow(this.handle).catch(() => undefined);
     this.recovery.succeeded();
   }
 
@@ -696,6 +731,8 @@ export class LookupService {
    */
   private circuitFailure(): LookupStatus['lastError'] {
     for (const endpoint of this.circuit?.troubled() ?? []) {
+      // /account failing alone leaves lookups working; its own failure is the last error.
+      if (endpoint === ACCOUNT_ENDPOINT) continue;
       const reason = this.circuit!.view(endpoint).reason;
       if (reason) return { ...reason, at: this.clock.now() };
     }
@@ -726,7 +763,10 @@ export class LookupService {
     if (endpoint !== BULK_ENDPOINT || !this.circuit) return;
     const view = this.circuit.view(BULK_ENDPOINT);
     // Closed by an answer: its caller announces the recovery once the answers are cached.
-    if (view.state === 'closed') return;
+    if (view.state === 'closed') return this.options.scheduleWake?.(null);
+    // A wake only for a wait: half-open with no probe out, the probe goes now or never (no
+    // candidate: a page's next ask is the probe), and a wake for "now" would only repeat.
+    this.options.scheduleWake?.(view.retryAt);
     const at = view.retryAt ?? this.clock.now();
     if (at >= this.probeTimerAt) return;
     if (this.probeTimer !== null) this.clock.clearTimeout(this.probeTimer);
@@ -764,14 +804,6 @@ export class LookupService {
     void this.lookup([candidate], { priority: 'background', source: 'circuit-probe' }).catch(() => undefined);
   }
 
-  private noteProbeCandidate(ip: string): void {
-    this.probeCandidates.delete(ip);
-    this.probeCandidates.add(ip);
-    if (this.probeCandidates.size > MAX_PROBE_CANDIDATES) {
-      const oldest = this.probeCandidates.values().next().value;
-      if (oldest !== undefined) this.probeCandidates.delete(oldest);
-    }
-  }
 
   /**
    * The rules on IPs that may already have been paid, after admission: a lost answer re-asked

@@ -71,6 +71,22 @@ describe('withRetry', () => {
     expect(attempt.calls()).toBe(3);
   });
 
+  it("a retry refused by the circuit the first failure opened rethrows that failure, not 'not sent'", async () => {
+    const outage = new ApiError({ kind: 'server', message: 'Internal server error', status: 503 });
+    const refused = new ApiError({ kind: 'server', message: 'Not sent: the circuit is open.', circuitOpen: true });
+    const attempt = failing(outage, refused);
+    const error = await withRetry(attempt.fn, { policy }).catch((e: unknown) => e);
+    expect(error).toBe(outage);
+    expect(attempt.calls()).toBe(2);
+  });
+
+  it('a first attempt refused by an open circuit stays "not sent"', async () => {
+    const refused = new ApiError({ kind: 'server', message: 'Not sent: the circuit is open.', circuitOpen: true });
+    const attempt = failing(refused);
+    await expect(withRetry(attempt.fn, { policy })).rejects.toMatchObject({ circuitOpen: true });
+    expect(attempt.calls()).toBe(1);
+  });
+
   it('fails fast when Retry-After is longer than maxRetryAfterMs', async () => {
     const longWait = new ApiError({ kind: 'rate-limited', message: 'slow down', status: 429, retryAfterMs: 120_000 });
     const attempt = failing(longWait);
