@@ -94,13 +94,31 @@ export class BuyOnce {
     this.unsubscribe = null;
   }
 
-  /** Reputations of canonical, lookupable IPs (at most a bulk request's worth). */
-  reputations(ips: readonly string[], signal?: AbortSignal): Promise<LookupOutcome> {
+  /**
+   * The stored answers of `ips`, read ahead (the server starts this while it checks the token,
+   * so a cached answer costs no round trip of its own); pass it to reputations().
+   */
+  peek(ips: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    return this.options.store.getAnswers(ips);
+  }
+
+  /**
+   * Reputations of canonical, lookupable IPs (at most a bulk request's worth). `peeked`: a
+   * read of the same IPs made just before (peek), used as the first look at the store.
+   */
+  reputations(ips: readonly string[], signal?: AbortSignal, peeked?: Map<string, StoredAnswer>): Promise<LookupOutcome> {
     const { store, ttls } = this.options;
+    let ahead = peeked;
     return this.resolve('rep', ips, signal, {
       read: async (list) => {
-        const stored = await store.getAnswers(list);
-        return new Map([...stored].map(([ip, answer]) => [ip, { answer }]));
+        const stored = ahead ?? (await store.getAnswers(list));
+        ahead = undefined;
+        const found = new Map<string, { answer: StoredAnswer }>();
+        for (const ip of list) {
+          const answer = stored.get(ip);
+          if (answer) found.set(ip, { answer });
+        }
+        return found;
       },
       buy: async (list, abort) => {
         const purchase: Purchase = { answers: new Map(), errors: new Map(), spent: 0 };

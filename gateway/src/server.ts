@@ -22,12 +22,14 @@ import { Sessions } from './sessions';
 import { registerSignIn } from './sign-in';
 import { credentialOf } from './tokens';
 import type { Upstream } from './upstream';
-import { bulkDataOf, bulkRowOf, ERROR_CODES, errorBody, MESSAGES, provenanceOf, singleBodyOf, type CacheSource } from './wire';
+import { bulkDataOf, bulkRowJson, ERROR_CODES, errorBody, MESSAGES, provenanceJson, provenanceOf, singleBodyOf, type CacheSource } from './wire';
 
 export const MAX_BULK_IPS = 100;
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Failed token checks one address may make a minute before it is slowed down (429). */
 const BAD_TOKENS_PER_MINUTE = 10;
+/** A token's "last used" is written at most this often by one replica for lookups that cost nothing. */
+const MARK_USED_EVERY_MS = 1_000;
 
 export type GatewaySettings = Pick<GatewayConfig, 'ttls' | 'reservePercent' | 'rateLimitPerMinute' | 'sendPrivate' | 'leaseMs' | 'allowedOrigins'>;
 
@@ -82,6 +84,8 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   let draining = false;
   const oidc = parts.oidc ? new OidcVerifier(parts.oidc, parts.fetch, now) : null;
   const sessions = parts.oidc && parts.signIn ? new Sessions(store, parts.oidc, parts.signIn, now) : null;
+  /** When this replica last marked each token used (see finish). */
+  const lastMarked = new Map<string, number>();
 
   const app = Fastify({
     loggerInstance: logger,
@@ -198,7 +202,17 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     metrics.cacheHits.inc(outcome.hits);
     metrics.coalesced.inc(outcome.coalesced);
     metrics.cacheMisses.inc(misses);
-    await store.recordUse(token.name, dayOf(now()), outcome.units, now()).catch(() => 0);
+    // What a purchase cost counts before the answer leaves (the next request's budget check
+    // reads it). A lookup that bought nothing only marks the token used: off the answer's
+    // path, and at most once a second per token and replica (`token list` shows no finer).
+    const at = now();
+    if (outcome.units > 0) {
+      lastMarked.set(token.name, at);
+      await store.recordUse(token.name, dayOf(at), outcome.units, at).catch(() => 0);
+    } else if (at - (lastMarked.get(token.name) ?? -Infinity) >= MARK_USED_EVERY_MS) {
+      lastMarked.set(token.name, at);
+      void store.recordUse(token.name, dayOf(at), 0, at).catch(() => 0);
+    }
     request.log.info({ audit: 'lookup', route: request.routeOptions.url, token: token.name, ips, units: outcome.units, hits: outcome.hits, coalesced: outcome.coalesced, misses }, 'lookup');
   }
 
@@ -242,23 +256,33 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     return singleBodyOf({ ...answer.data, ip: raw }, detailed ? (answer.info ?? null) : null, provenance);
   });
 
-  app.post('/api/v1/checkIP/bulk', async (request, reply) => {
-    const token = await authenticate(request, reply);
-    if (!token) return reply;
-    if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new HttpFailure(400, MESSAGES.invalidBody);
+  /** A bulk body's IPs, each canonical or refused with its reason; or the 400 it deserves. */
+  function bulkRequestOf(request: FastifyRequest) {
+    if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return new HttpFailure(400, MESSAGES.invalidBody);
     const body = request.body as { ips?: unknown } | null;
     const ips = body && typeof body === 'object' && !Array.isArray(body) ? body.ips : undefined;
-    if (!Array.isArray(ips) || ips.length === 0 || !ips.every((ip) => typeof ip === 'string')) throw new HttpFailure(400, MESSAGES.invalidBody);
-    if (ips.length > MAX_BULK_IPS) throw new HttpFailure(400, MESSAGES.tooManyIps);
+    if (!Array.isArray(ips) || ips.length === 0 || !ips.every((ip) => typeof ip === 'string')) return new HttpFailure(400, MESSAGES.invalidBody);
+    if (ips.length > MAX_BULK_IPS) return new HttpFailure(400, MESSAGES.tooManyIps);
     const asked = (ips as string[]).map((spelled) => {
       const ip = toLookupForm(spelled.trim());
-      if (!ip || lookupSkipReason(spelled.trim(), { sendPrivate: true }) === 'invalid') return { spelled, ip: null, refusal: MESSAGES.invalidIp };
+      if (!ip) return { spelled, ip: null, refusal: MESSAGES.invalidIp };
       if (lookupSkipReason(ip, { sendPrivate: settings.sendPrivate }) !== null) return { spelled, ip: null, refusal: MESSAGES.privateIp };
       return { spelled, ip, refusal: null };
     });
-    const lookupable = [...new Set(asked.flatMap((a) => (a.ip ? [a.ip] : [])))];
+    return { ips: ips as string[], asked, lookupable: [...new Set(asked.flatMap((a) => (a.ip ? [a.ip] : [])))] };
+  }
+
+  app.post('/api/v1/checkIP/bulk', async (request, reply) => {
+    const parsed = bulkRequestOf(request);
+    // The cached answers are read while the token is checked (one round trip for both); they
+    // are used only once the token holds. Without a credential nothing is read.
+    const peeked = !(parsed instanceof HttpFailure) && parsed.lookupable.length && credentialOf(request.headers) ? core.peek(parsed.lookupable).catch(() => undefined) : undefined;
+    const token = await authenticate(request, reply);
+    if (!token) return reply;
+    if (parsed instanceof HttpFailure) throw parsed;
+    const { ips, asked, lookupable } = parsed;
     if (lookupable.length) await checkBudget(token);
-    const outcome = lookupable.length ? await guardStore(() => core.reputations(lookupable)) : { answers: new Map(), units: 0, hits: 0, coalesced: 0 };
+    const outcome = lookupable.length ? await guardStore(async () => core.reputations(lookupable, undefined, await peeked)) : { answers: new Map(), units: 0, hits: 0, coalesced: 0 };
     await finish(request, token, outcome, lookupable.length);
     const answers = [...outcome.answers.values()];
     const errors = answers.filter((a): a is Extract<Resolved, { status: 'error' }> => a.status === 'error');
@@ -269,19 +293,26 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     }
     cacheHeaders(reply, answers);
     let failed = 0;
-    const results = asked.map(({ spelled, ip, refusal }) => {
-      if (!ip) return failed++, { ip: spelled, data: null, error: refusal };
+    const at = now();
+    // Rows are written as JSON text (wire.ts's bulkRowJson, the same shape as bulkRowOf): a
+    // cached answer's rows are mostly pieces serialized before; one provenance per purchase.
+    const provenances = new Map<string, string>();
+    const rows = asked.map(({ spelled, ip, refusal }) => {
+      if (!ip) return failed++, JSON.stringify({ ip: spelled, data: null, error: refusal });
       const answer = outcome.answers.get(ip)!;
       if (answer.status === 'error') {
         failed++;
         // "Failed…" reads as a failed lookup (asked again later), never as "not in the database".
-        return { ip: spelled, data: null, error: `Failed to look up: ${upstream.redact(answer.error.message)}` };
+        return JSON.stringify({ ip: spelled, data: null, error: `Failed to look up: ${upstream.redact(answer.error.message)}` });
       }
-      const provenance = provenanceOf(answer.source, answer.fetchedAt, now());
+      const key = `${answer.source} ${answer.fetchedAt}`;
+      let provenance = provenances.get(key);
+      if (provenance === undefined) provenances.set(key, (provenance = provenanceJson(answer.source, answer.fetchedAt, at)));
       if (answer.status === 'not-found') failed++;
-      return { ...bulkRowOf(spelled, answer, provenance), ip: spelled };
+      return bulkRowJson(spelled, answer, provenance);
     });
-    return { results, total: ips.length, successful: ips.length - failed, failed };
+    const body = `{"results":[${rows.join(',')}],"total":${ips.length},"successful":${ips.length - failed},"failed":${failed}}`;
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get('/api/v1/checkSubnet', async (request, reply) => {

@@ -52,6 +52,36 @@ export function bulkRowOf(ip: string, answer: { status: 'found'; data: Reputatio
     : { ip, data: null, error: NOT_FOUND_ROW_TEXT, gateway: provenance };
 }
 
+/**
+ * bulkRowOf's row as JSON text, built from pieces: a cached bulk answer is mostly rows of
+ * answers many analysts asked for, so the data part of a row (all but the IP) is serialized
+ * once per answer object and remembered with it (stores hand out one object per answer).
+ * `provenance` is provenanceJson's text. JSON.parse of the result equals bulkRowOf's row.
+ */
+export function bulkRowJson(ip: string, answer: { status: 'found'; data: Reputation } | { status: 'not-found' }, provenance: string): string {
+  const quoted = JSON.stringify(ip);
+  if (answer.status === 'not-found') return `{"ip":${quoted},"data":null,"error":${NOT_FOUND_ROW_JSON},"gateway":${provenance}}`;
+  return `{"ip":${quoted},"data":{"ip":${quoted},${dataTailOf(answer.data)},"error":null,"gateway":${provenance}}`;
+}
+
+const NOT_FOUND_ROW_JSON = JSON.stringify(NOT_FOUND_ROW_TEXT);
+const dataTails = new WeakMap<Reputation, string>();
+
+/** bulkDataOf(rep) as JSON without its leading `{"ip":…,` (the row puts the asked spelling there). */
+function dataTailOf(rep: Reputation): string {
+  let tail = dataTails.get(rep);
+  if (tail === undefined) {
+    tail = JSON.stringify(bulkDataOf(rep)).slice(`{"ip":${JSON.stringify(rep.ip)},`.length);
+    dataTails.set(rep, tail);
+  }
+  return tail;
+}
+
+/** provenanceOf as JSON text. */
+export function provenanceJson(cache: CacheSource, fetchedAt: number, now: number): string {
+  return JSON.stringify(provenanceOf(cache, fetchedAt, now));
+}
+
 export function singleBodyOf(rep: Reputation, info: IpInfo | null | undefined, provenance: Provenance) {
   const body: Record<string, unknown> = {
     message: rep.whitelisted ? 'IP is whitelisted' : 'IP details retrieved successfully',

@@ -19,6 +19,9 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const ZONE = /^[0-9A-Za-z_~-]{1,32}$/;
 
 export function normalizeIp(input: string): string | null {
+  // Already canonical IPv4 (strict: four octets, no leading zeros, nothing around), the usual
+  // case on a server asked for hundreds of addresses at a time: nothing to unwrap.
+  if (parseIpv4(input) >= 0) return input;
   let text = input.trim();
   for (const [pattern, replacement] of DEFANGS) text = text.replace(pattern, replacement);
   text = text.replace(WRAPPING, '');

@@ -3,11 +3,14 @@
  *
  * Key layout: every key of one IP carries the IP as its hash tag (`ipl:{1.2.3.4}:a`), so a
  * script over an IP's claim and buying mark stays in one slot; the team ledger is one hash;
- * tokens are one hash each plus one name index. No command spans two slots, and batches of
- * IPs are pipelined single-key commands (node-redis routes each to its node).
+ * tokens are one hash each plus one name index. No command spans two slots: on one node a
+ * batch of answers is read with one MGET; on a cluster (one slot per IP) with single-key GETs
+ * sent together (node-redis pipelines commands issued in the same tick, per node). Answers are
+ * kept in the compact form of answer-codec.ts (about 180 B of Redis memory per IP).
  */
 import { createClient, createCluster } from 'redis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AnswerDecoder, encodeAnswer } from './answer-codec';
 import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, SecretKind, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
 
 type Client = ReturnType<typeof createClient> | ReturnType<typeof createCluster>;
@@ -80,6 +83,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   subscriber?.on('error', onError);
   await subscriber?.connect();
   const limiters = new Map<string, RateLimiterRedis>();
+  const decoder = new AnswerDecoder();
 
   const evalScript = (script: string, keyList: string[], args: (string | number)[]) =>
     client.eval(script, { keys: keyList, arguments: args.map(String) }) as Promise<number>;
@@ -96,15 +100,18 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     },
 
     async getAnswers(ips) {
-      const values = await Promise.all(ips.map((ip) => client.get(keys.answer(ip))));
       const out = new Map<string, StoredAnswer>();
+      if (!ips.length) return out;
+      const answerKeys = ips.map((ip) => keys.answer(ip));
+      const values = cluster ? await Promise.all(answerKeys.map((key) => client.get(key))) : await (client as ReturnType<typeof createClient>).mGet(answerKeys);
       values.forEach((value, i) => {
-        if (typeof value === 'string') out.set(ips[i]!, JSON.parse(value) as StoredAnswer);
+        const answer = typeof value === 'string' ? decoder.decode(ips[i]!, value) : null;
+        if (answer) out.set(ips[i]!, answer);
       });
       return out;
     },
     async putAnswers(entries) {
-      await Promise.all(entries.map(({ ip, answer, ttlMs }) => client.set(keys.answer(ip), JSON.stringify(answer), { expiration: { type: 'PX', value: ttlMs } })));
+      await Promise.all(entries.map(({ ip, answer, ttlMs }) => client.set(keys.answer(ip), encodeAnswer(answer), { expiration: { type: 'PX', value: ttlMs } })));
     },
     async getInfo(ip) {
       const value = await client.get(keys.info(ip));
@@ -208,12 +215,14 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       return true;
     },
     async recordUse(name, day, units, at) {
-      const hash = await client.hGet(TOKEN_NAMES, name);
-      if (hash) await client.hSet(keys.token(hash), 'lastUsedAt', String(at));
+      // Sent together (one round trip, then the last-used mark): a lookup waits for none of it
+      // in sequence. A lookup that bought nothing only reads its day's usage.
       const key = keys.usage(day, name);
-      const usage = await client.incrBy(key, units);
-      await client.pExpire(key, 2 * 24 * 3600 * 1000);
-      return usage;
+      const touched = client.hGet(TOKEN_NAMES, name).then((hash) => (hash ? client.hSet(keys.token(hash), 'lastUsedAt', String(at)) : 0));
+      const usage = units === 0 ? client.get(key).then((value) => Number(value ?? 0)) : client.incrBy(key, units);
+      const expiry = units === 0 ? null : client.pExpire(key, 2 * 24 * 3600 * 1000);
+      const [, used] = await Promise.all([touched, usage, expiry]);
+      return Number(used);
     },
     async usageOf(name, day) {
       return Number((await client.get(keys.usage(day, name))) ?? 0);

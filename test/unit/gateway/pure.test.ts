@@ -7,7 +7,8 @@ import type { Reputation } from '../../../lib/api/types';
 import { ConfigError, loadConfig } from '../../../gateway/src/config';
 import { redirectAllowed } from '../../../gateway/src/sign-in';
 import { credentialOf, hashToken, newToken } from '../../../gateway/src/tokens';
-import { bulkRowOf, provenanceOf, singleBodyOf } from '../../../gateway/src/wire';
+import { AnswerDecoder, decodeAnswer, encodeAnswer } from '../../../gateway/src/store/answer-codec';
+import { bulkRowJson, bulkRowOf, provenanceJson, provenanceOf, singleBodyOf } from '../../../gateway/src/wire';
 
 const sso = { GATEWAY_OIDC_ISSUER: 'https://idp.example', GATEWAY_OIDC_AUDIENCE: 'gw' };
 
@@ -122,6 +123,55 @@ describe('wire shapes', () => {
     const row = bulkRowOf('9.9.9.9', { status: 'not-found' }, provenance);
     expect(normalizeBulkRow(row, '9.9.9.9')).toEqual({ ip: '9.9.9.9', status: 'not-found' });
     expect(row.gateway).toEqual({ cache: 'hit', age: 1, fetched_at: '1970-01-01T00:00:00.000Z' });
+  });
+});
+
+describe('bulk rows as JSON text', () => {
+  it('are exactly JSON.stringify of bulkRowOf, whatever the reputation, the spelling or the provenance', () => {
+    fc.assert(
+      fc.property(reputation, fc.constantFrom('185.220.101.1', ' 185.220.101.1', '"odd\\"'), fc.constantFrom('hit', 'miss', 'coalesced' as const), fc.nat(), (rep, spelled, cache, age) => {
+        const provenance = provenanceOf(cache, 0, age * 1000);
+        for (const answer of [{ status: 'found' as const, data: rep }, { status: 'not-found' as const }]) {
+          // Twice: the second is built from the remembered data part.
+          for (let i = 0; i < 2; i++) expect(bulkRowJson(spelled, answer, provenanceJson(cache, 0, age * 1000))).toBe(JSON.stringify(bulkRowOf(spelled, answer, provenance)));
+        }
+      }),
+    );
+  });
+});
+
+describe('the stored form of an answer', () => {
+  it('decodes to the answer it encodes (its IP from the key), found or not', () => {
+    fc.assert(
+      fc.property(reputation, fc.nat({ max: 2 ** 42 }), fc.boolean(), fc.boolean(), (rep, fetchedAt, found, oddTime) => {
+        const data = oddTime && rep.lastAttack ? { ...rep, lastAttack: rep.lastAttack.replace('Z', '+00:00') } : rep;
+        const answer = found ? { status: 'found' as const, data, fetchedAt } : { status: 'not-found' as const, data: null, fetchedAt };
+        expect(decodeAnswer(rep.ip, encodeAnswer(answer))).toEqual(answer);
+      }),
+    );
+  });
+  it('is short: no field names, no IP, defaults left out', () => {
+    const rep = { ip: '185.220.101.1', score: 93, threatLevel: 'CRITICAL' as const, reputation: 'malicious', totalHits: 3750, lastAttack: '2025-06-06T00:41:42.465Z', whitelisted: false, whitelist: null, description: null };
+    expect(encodeAnswer({ status: 'found', data: rep, fetchedAt: 1795903472991 })).toBe('[1795903472991,93,"CRITICAL","malicious",3750,1749170502465]');
+    expect(encodeAnswer({ status: 'not-found', data: null, fetchedAt: 1795903472991 })).toBe('1795903472991');
+  });
+  it('reads the older object form, and takes a value that is none of these for a miss', () => {
+    const old = { status: 'not-found', data: null, fetchedAt: 5 };
+    expect(decodeAnswer('1.1.1.1', JSON.stringify(old))).toEqual(old);
+    for (const junk of ['', '{', '"x"', '[]', '{"a":1}']) expect(decodeAnswer('1.1.1.1', junk)).toBeNull();
+  });
+  it('is decoded once per (IP, value) by a replica, into one frozen object', () => {
+    const decoder = new AnswerDecoder(2);
+    const raw = '[1795903472991,93]';
+    const first = decoder.decode('1.1.1.1', raw)!;
+    expect(decoder.decode('1.1.1.1', raw)).toBe(first);
+    expect(Object.isFrozen(first.data)).toBe(true);
+    expect(decoder.decode('2.2.2.2', raw)).not.toBe(first);
+    expect(decoder.decode('2.2.2.2', raw)!.data!.ip).toBe('2.2.2.2');
+    for (const ip of ['3.3.3.3', '4.4.4.4', '5.5.5.5', '6.6.6.6']) decoder.decode(ip, raw);
+    // Forgotten after two generations, decoded again (equal, not the same object).
+    expect(decoder.decode('1.1.1.1', raw)).not.toBe(first);
+    expect(decoder.decode('1.1.1.1', raw)).toEqual(first);
   });
 });
 

@@ -85,6 +85,30 @@ describe('two replicas over one redis-server', () => {
     );
   });
 
+  it('answers a cached bulk lookup with three Redis commands (token, rate limit, one MGET) and keeps each answer compact', async () => {
+    await admin.flushAll();
+    sim.reset();
+    const token = await tokenFor(stores[0]!, 'dora');
+    const ips = POOL.slice(0, 40);
+    await bulk(replicas[0]!, token, ips);
+    await bulk(replicas[0]!, token, ips); // the token's "last used" mark is written now at the latest
+    await admin.configResetStat();
+    for (let i = 0; i < 5; i++) expect((await bulk(replicas[0]!, token, ips)).cache).toBe('hit');
+    const stats = await admin.info('commandstats');
+    const calls = Object.fromEntries([...stats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, n]) => [name!, Number(n)]));
+    // Sent per request: the token (HGETALL), the rate limit (one EVAL; Redis counts the SET,
+    // INCRBY and PTTL it runs too), every answer in one MGET. The token's "last used" mark
+    // (HGET, HSET, GET) is written at most once a second per token.
+    expect(calls).toMatchObject({ hgetall: 5, eval: 5, mget: 5 });
+    const marks = (calls.hget ?? 0) + (calls.hset ?? 0) + (calls.get ?? 0);
+    expect(marks).toBeLessThanOrEqual(3);
+    const known = new Set(['hgetall', 'eval', 'mget', 'set', 'incrby', 'pttl', 'hget', 'hset', 'get', 'config|resetstat', 'info']);
+    expect(Object.keys(calls).filter((name) => !known.has(name))).toEqual([]);
+    const found = ips.find((ip) => sim.dataset.lookup(ip) !== null)!;
+    // Field names, the IP and null fields are not stored: a found answer is a short array.
+    expect(await admin.strLen(`ipl:{${found}}:a`)).toBeLessThanOrEqual(80);
+  });
+
   it('serves an IP bought through one replica from the store through the other, and marks it coalesced or hit', async () => {
     await admin.flushAll();
     sim.reset();
