@@ -72,8 +72,9 @@ describe('the organisation key', () => {
     // The echo did reach the answers (so the test can fail): a bulk row and an error quote it.
     expect(responses[0]!.statusCode).toBe(200);
     expect(responses[0]!.body).toContain('[redacted]');
-    // The upstream's 500 opened /checkIP's circuit, so its retry was refused without sending (503).
-    expect(responses[1]!.statusCode).toBe(503);
+    // The upstream's 500 (its retry refused by the circuit that failure opened) is reported as
+    // the upstream's failure: a 502 whose text quotes the echo, redacted.
+    expect(responses[1]!.statusCode).toBe(502);
     expect(responses[1]!.body).toContain('[redacted]');
     for (const response of responses) {
       expect(response.body).not.toContain(KEY);
