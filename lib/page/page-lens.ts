@@ -7,19 +7,19 @@
 import type { IpClass, IpMatch } from '../ip/types';
 import type { LookupResult } from '../lookup/types';
 import type { DisplaySettings, PageIp } from '../protocol';
-import { severityOf, type Severity, type SeverityThresholds } from '../severity';
+import type { Severity, SeverityThresholds } from '../severity';
 import { browserHighlighterEnv, Highlighter, type HighlighterEnv } from './marks/highlighter';
 import { caretLookup, hitTest, type CaretLookup } from './card/hit-test';
-import { isRetriable, LookupQueue, type LookupSender } from './lookups/lookup-queue';
+import { isRetriable, type LookupSender } from './lookups/lookup-queue';
+import { PageAnswers } from './lookups/page-answers';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './changes/mutation-queue';
 import { watchNavigation, type NavigationWatch } from './changes/navigation-watch';
 import { changeSize, emptyChange, OccurrenceStore, type FarText, type Occurrence, type RangeFactory, type StoreChange } from './occurrences/occurrence-store';
-import { compactMap } from './occurrences/set-map';
 import { quietTimer, type QuietTimer } from './changes/quiet-timer';
 import { farEviction, type FarEviction } from './nearness/far-eviction';
 import { ELEMENT_NODE, TEXT_NODE } from './scanning/dom-constants';
 import { cachedFinder } from './scanning/match-cache';
-import { listPageIps, riskyIps, sameList } from './lookups/page-summary';
+import { listPageIps, riskyIps, riskyReporter, type RiskyReporter } from './lookups/page-summary';
 import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './scanning/page-limits';
 import { Scanner } from './scanning/scanner';
 import { hasStaticMarkStyles } from './marks/static-styles';
@@ -27,6 +27,7 @@ import { isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
 import { createTimeSlicer, frameWatch, type TimeSlicer } from './scanning/time-slicer';
 import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './nearness/near-tracker';
 import { sampleViewport } from './nearness/viewport-sample';
+import { ScreenSampler } from './nearness/screen-sampler';
 
 export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
@@ -59,24 +60,12 @@ export interface PageLensDeps extends DisplaySettings {
   nextFrame?: () => Promise<void>;
 }
 
-/** Answers and address classes kept for IPs no longer on the page, at most. */
-const MAX_FORGOTTEN_IPS = 5_000;
-
 /**
  * How long the page must go without removing nodes before the per-row and per-IP maps are
  * resized and the IPs that left it are forgotten: during a storm the maps are in
  * use, and resizing them on every removal would copy them every frame.
  */
 const QUIET_MS = 3_000;
-
-/** After a scroll stops, how long before the screen is sampled again. */
-const RESAMPLE_MS = 120;
-/**
- * During a scroll that does not stop, the screen is still sampled this often: text the page
- * replaces in rows not read yet waits for the whole-page scan unless a sample saw its row on
- * screen (isUnseenText), and an analyst scrolling a live tail slowly never stops for 120 ms.
- */
-const RESAMPLE_MAX_WAIT_MS = 250;
 
 
 export class PageLens {
@@ -87,33 +76,28 @@ export class PageLens {
   private readonly scanner: Scanner;
   private readonly mutations: MutationQueue;
   private readonly tracker: NearTracker<Occurrence>;
-  private readonly lookups: LookupQueue;
+  private readonly answers: PageAnswers;
   private readonly caret: CaretLookup;
   private readonly navigation: NavigationWatch;
   private readonly skip: SkipOptions;
   private readonly shadowRoots = new Set<ShadowRoot>();
-  private classes = new Map<string, IpClass>();
   private readonly listeners = new Set<(ips: ReadonlySet<string>) => void>();
   private readonly abort = new AbortController();
   private settings: DisplaySettings;
-  private lastSummary: string[] | null = null;
   /** Whether marks.css is in the document; asked when the first mark is shown. */
   private staticUnderline: boolean | undefined;
-  private summaryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The badge's report of the page's high and critical IPs. */
+  private readonly summary: RiskyReporter;
   private staleCount = 0;
   private readonly limits: PageLimits;
   private limitReached: LimitReached | null = null;
   private readonly eviction: FarEviction;
   /** The popup asked for the page's list: the rows held unread are being read (pageIps). */
   private readingRows = false;
-  private resampleTimer: ReturnType<typeof setTimeout> | undefined;
-  /** A sample waits for the next frame's paint (sampleAfterPaint). */
-  private samplePending = false;
   private readonly scheduleFrame: FlushScheduler;
   private readonly afterPaint: (task: () => void) => void;
   /** The rows on screen at the last viewport sample (start, scroll, resize, page limit). */
-  private screenRows: ReadonlySet<Element> = new Set();
-  private sampledAt = -Infinity;
+  private readonly screen: ScreenSampler;
   /** Resizes the per-row and per-IP maps once the page has stopped removing nodes. */
   private readonly quiet: QuietTimer;
   /** Whether start()'s scan has begun (it waits for the page's next frame). */
@@ -127,7 +111,7 @@ export class PageLens {
     this.skip = deps.isOwnUi ? { isOwnUi: deps.isOwnUi } : {};
     this.limits = { ...DEFAULT_PAGE_LIMITS, ...deps.limits };
     this.highlighter = new Highlighter(deps.highlighterEnv ?? browserHighlighterEnv(this.win), deps.markStyle);
-    this.lookups = new LookupQueue({ send: deps.lookup, onResults: (r) => this.applyResults(r) });
+    this.answers = new PageAnswers(deps.classifyIp, () => this.settings, { send: deps.lookup, onResults: (r) => this.applyResults(r) });
     this.quiet = quietTimer(QUIET_MS, () => this.compact());
     this.tracker = (deps.createTracker ?? createNearTracker)({
       onNear: (occs, nearness) => this.showNear(occs, nearness),
@@ -156,7 +140,17 @@ export class PageLens {
       afterPaint: this.afterPaint,
       // A live tail is observed by the rows around these (its window): the last sample's, and
       // what the observers report on screen now (new events pushed the sampled rows down).
-      screenRows: () => [...this.screenRows, ...this.tracker.visibleElements()],
+      screenRows: () => [...this.screen.rows, ...this.tracker.visibleElements()],
+    });
+    this.screen = new ScreenSampler({
+      sample: deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win)),
+      scheduleFrame: this.scheduleFrame,
+      afterPaint: this.afterPaint,
+      signal: this.abort.signal,
+      onSample: (rows) => {
+        this.scanRows(rows);
+        this.mutations.moveWindow();
+      },
     });
     this.eviction = farEviction(
       this.store,
@@ -165,6 +159,14 @@ export class PageLens {
       (change) => this.applyChange(change),
       this.abort.signal,
       this.limits.maxOccurrences,
+    );
+    // An IP without an answer is never high or critical: only answered ones still on the page
+    // are read. Asking every IP on the page classified them all in the first report's task
+    // (2,913 distinct IPs on the 10,000-row page: a 30-40 ms task).
+    this.summary = riskyReporter(
+      deps.onSummary,
+      () => riskyIps({ ips: () => this.answers.queue.answeredIps(), severityOf: (ip) => (this.isOnPage(ip) ? this.answers.answeredSeverityOf(ip) : 'pending') }),
+      deps.summaryDelayMs ?? 400,
     );
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
@@ -182,8 +184,7 @@ export class PageLens {
     // Rows scrolled to are scanned first, before the rest of the page (and, past the page's
     // limits, they are all that is scanned).
     const signal = this.abort.signal;
-    this.doc.addEventListener('scroll', () => this.scheduleResample(), { capture: true, passive: true, signal });
-    this.win.addEventListener('resize', () => this.scheduleResample(), { passive: true, signal });
+    this.screen.follow(this.doc, this.win);
     await (this.deps.nextFrame ?? (() => frameWatch(this.doc)?.next()))();
     this.scanStarted = true;
     if (!signal.aborted) await this.scanPage();
@@ -192,7 +193,7 @@ export class PageLens {
   /** Scans everything again (in-app navigation); unchanged text keeps its marks. */
   rescan(): Promise<void> {
     // The background clears the tab's badge when the URL changes: report again even if equal.
-    this.lastSummary = null;
+    this.summary.resend();
     const change = emptyChange();
     this.store.sweepDisconnected(change);
     this.applyChange(change);
@@ -201,17 +202,8 @@ export class PageLens {
 
   /** The rows on screen first, then the whole page. */
   private scanPage(): Promise<void> {
-    this.scanVisible();
+    this.screen.sampleNow();
     return this.scanner.enqueue(this.doc.body ?? this.doc.documentElement, 'background');
-  }
-
-  private scanVisible(): void {
-    const sample = this.deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win));
-    const rows = sample();
-    this.screenRows = new Set(rows);
-    this.sampledAt = performance.now();
-    this.scanRows(rows);
-    this.mutations.moveWindow();
   }
 
   private scanRows(rows: Iterable<Element>): void {
@@ -234,7 +226,7 @@ export class PageLens {
    * after the records are read, a long frame later on a live tail.
    */
   private rescanScreen(): void {
-    const rows = new Set(this.screenRows);
+    const rows = new Set(this.screen.rows);
     for (const element of this.tracker.visibleElements()) rows.add(listItemOf(element));
     this.scanRows(rows);
   }
@@ -249,7 +241,7 @@ export class PageLens {
 
   get scanning(): boolean {
     // Also while the first scan waits for its frame: the popup's list is not final yet.
-    return !this.scanStarted || this.scanner.busy || this.lookups.pending > 0;
+    return !this.scanStarted || this.scanner.busy || this.answers.queue.pending > 0;
   }
 
   /** Resolves when scanning is done and every lookup asked so far has its answer. */
@@ -257,7 +249,7 @@ export class PageLens {
     do {
       this.mutations.flush();
       await this.scanner.drain();
-      await this.lookups.idle();
+      await this.answers.queue.idle();
     } while (this.scanner.busy);
   }
 
@@ -274,7 +266,7 @@ export class PageLens {
       const shown = [...this.store.ips()].filter((ip) =>
         [...this.store.rangedOccurrencesOfIp(ip)].some((o) => this.highlighter.severityOf(o.range!) !== undefined),
       );
-      this.lookups.request(shown.filter((ip) => this.shouldAsk(ip)), 'visible');
+      this.answers.ask(shown, 'visible');
     }
   }
 
@@ -283,23 +275,11 @@ export class PageLens {
   }
 
   severityOfIp(ip: string): Severity {
-    const result = this.lookups.resultOf(ip);
-    if (result) return severityOf(result, this.settings.thresholds);
-    return this.shouldAsk(ip) ? 'pending' : 'skipped';
-  }
-
-  /** The severity of an IP's answer; 'pending' while it has none (whatever its class). */
-  private answeredSeverityOf(ip: string): Severity {
-    const result = this.lookups.resultOf(ip);
-    return result ? severityOf(result, this.settings.thresholds) : 'pending';
+    return this.answers.severityOf(ip);
   }
 
   resultOf(ip: string): LookupResult | undefined {
-    const result = this.lookups.resultOf(ip);
-    if (result) return result;
-    const cls = this.classOf(ip);
-    if (!this.shouldAsk(ip) && cls !== 'public') return { ip, status: 'skipped', reason: cls };
-    return undefined;
+    return this.answers.resultOf(ip);
   }
 
   /**
@@ -310,10 +290,10 @@ export class PageLens {
    */
   resultsStale(): void {
     this.staleCount++;
-    const forgotten = this.lookups.forget();
+    const forgotten = this.answers.queue.forget();
     this.tracker.replay();
     for (const listener of this.listeners) listener(forgotten);
-    this.scheduleSummary();
+    this.summary.schedule();
   }
 
   /**
@@ -323,11 +303,11 @@ export class PageLens {
    * "pending" meanwhile; the card and the popup list follow.
    */
   retryFailed(): void {
-    const retried = this.lookups.forgetWhere(isRetriable);
+    const retried = this.answers.queue.forgetWhere(isRetriable);
     if (!retried.size) return;
     this.tracker.replay();
     for (const listener of this.listeners) listener(retried);
-    this.scheduleSummary();
+    this.summary.schedule();
   }
 
   /** Changes when the results go stale: an answer to a request made before is the old server's. */
@@ -337,12 +317,12 @@ export class PageLens {
 
   /** A result obtained outside the page scan (the card's detailed lookup). */
   putResult(result: LookupResult): void {
-    this.lookups.put(result);
+    this.answers.queue.put(result);
   }
 
   /** Asks now for IPs the analyst pointed at (hover before the scroll-based ask). */
   askNow(ips: string[]): void {
-    this.lookups.request(ips.filter((ip) => this.shouldAsk(ip)), 'visible');
+    this.answers.ask(ips, 'visible');
   }
 
   hitTest(x: number, y: number): Occurrence | undefined {
@@ -378,10 +358,10 @@ export class PageLens {
     this.scanner.stop();
     this.mutations.disconnect();
     this.tracker.disconnect();
-    this.lookups.stop();
+    this.answers.queue.stop();
     this.highlighter.dispose();
-    clearTimeout(this.summaryTimer);
-    clearTimeout(this.resampleTimer);
+    this.summary.stop();
+    this.screen.stop();
     this.quiet.stop();
     this.listeners.clear();
   }
@@ -397,20 +377,6 @@ export class PageLens {
       resultOf: (ip: string) => this.resultOf(ip),
       severityOf: (ip: string) => this.severityOfIp(ip),
     };
-  }
-
-  private classOf(ip: string): IpClass {
-    let cls = this.classes.get(ip);
-    if (cls === undefined) {
-      cls = this.deps.classifyIp(ip);
-      this.classes.set(ip, cls);
-    }
-    return cls;
-  }
-
-  /** Private and reserved addresses are never sent unless the user asked for it. */
-  private shouldAsk(ip: string): boolean {
-    return this.settings.sendPrivate || this.classOf(ip) === 'public';
   }
 
   /**
@@ -447,7 +413,7 @@ export class PageLens {
     if (visible.length) this.showNear(visible, 'visible');
     if (near.length) this.showNear(near, 'near');
     this.eviction.check();
-    this.scheduleSummary();
+    this.summary.schedule();
   }
 
   /** One call per row for its far texts: a scan reads a row's texts one after another. */
@@ -465,36 +431,21 @@ export class PageLens {
     if (row) this.tracker.trackRow(row, texts);
   }
 
-  /** Per-page maps hold IPs that left the page only up to a bound. */
-  private pruneForgottenIps(): void {
-    const max = this.store.ipCount + MAX_FORGOTTEN_IPS;
-    this.lookups.prune(this.isOnPage, max);
-    if (this.classes.size > max) this.forgetClassesOffPage();
-  }
-
   private readonly isOnPage = (ip: string): boolean => this.store.countOf(ip) > 0;
 
-  private forgetClassesOffPage(): void {
-    for (const ip of this.classes.keys()) if (!this.isOnPage(ip)) this.classes.delete(ip);
-  }
-
   /**
-   * Once the page has removed nothing for QUIET_MS: forgets the classes of IPs no longer on it
-   * and resizes the maps, whose tables stayed sized for the storm's peak (V8 only shrinks a Map
-   * below a quarter full). Answers stay up to pruneForgottenIps' bound: an IP that comes back
-   * keeps its colour instead of showing "pending" until it is asked again.
+   * Once the page has removed nothing for QUIET_MS: the per-row and per-IP maps, sized for the
+   * storm's peak, are resized, and what is known of IPs that left the page is trimmed.
    */
   private compact(): void {
-    this.lookups.compact();
-    this.forgetClassesOffPage();
-    this.classes = compactMap(this.classes);
+    this.answers.compact(this.isOnPage);
     this.store.compact();
     this.tracker.compact();
   }
 
   /** IPs this page keeps an answer or a class for (tests: bounded on pages that change forever). */
   get rememberedIps(): number {
-    return Math.max(this.lookups.size, this.classes.size);
+    return this.answers.remembered;
   }
 
   private onLimit(limit: LimitReached): void {
@@ -503,36 +454,8 @@ export class PageLens {
     this.eviction.arm();
     // Only what is on screen is scanned from now on (again each time the page scrolls): the
     // screen may have moved while the whole-page scan ran.
-    this.scanVisible();
-    this.scheduleSummary();
-  }
-
-  private scheduleResample(): void {
-    // Overdue: the sample already asked for is not put off again.
-    if (this.resampleTimer !== undefined && performance.now() - this.sampledAt >= RESAMPLE_MAX_WAIT_MS) return;
-    clearTimeout(this.resampleTimer);
-    this.resampleTimer = setTimeout(() => {
-      this.resampleTimer = undefined;
-      this.sampleAfterPaint();
-    }, RESAMPLE_MS);
-  }
-
-  /**
-   * Hit tests need an up-to-date layout: taken in a task right after a frame's paint, the
-   * browser has it. Taken when the timer fires, they forced the layout of whatever the page
-   * had changed since its last frame, inside our task: after a live tail's re-render or a
-   * scroll step, 55-180 ms tasks of ours (bench page-profile, live tail), work the page's
-   * next frame did again once the scroll moved on.
-   */
-  private sampleAfterPaint(): void {
-    if (this.samplePending) return;
-    this.samplePending = true;
-    this.scheduleFrame(() =>
-      this.afterPaint(() => {
-        this.samplePending = false;
-        if (!this.abort.signal.aborted) this.scanVisible();
-      }),
-    );
+    this.screen.sampleNow();
+    this.summary.schedule();
   }
 
   /**
@@ -550,7 +473,7 @@ export class PageLens {
     const priority = nearness === 'visible' ? 'visible' : 'background';
     for (const occ of occs) {
       this.highlighter.set(this.store.rangeOf(occ), this.severityOfIp(occ.ip));
-      if (this.lookups.wouldAsk(occ.ip, priority) && this.shouldAsk(occ.ip)) ask.add(occ.ip);
+      if (this.answers.queue.wouldAsk(occ.ip, priority) && this.answers.shouldAsk(occ.ip)) ask.add(occ.ip);
     }
     // Marks on screen are painted in the frame their text is, not in the next paint batch: a
     // virtualised grid that replaces its cells' text on every scroll step (every ~50 ms) would
@@ -558,7 +481,7 @@ export class PageLens {
     // page, grid: addresses new to the screen marked within 500 ms fell from 100 % to 46-65 %
     // with the 100 ms batching; near-but-hidden marks still wait for the batch).
     if (nearness === 'visible') this.highlighter.paint();
-    if (ask.size) this.lookups.request(ask, priority);
+    if (ask.size) this.answers.queue.request(ask, priority);
   }
 
   private applyResults(results: LookupResult[]): void {
@@ -577,7 +500,7 @@ export class PageLens {
     }
     // An answer is painted when it comes (at most one call's worth at a time), not a batch later.
     this.highlighter.paint();
-    this.scheduleSummary();
+    this.summary.schedule();
   }
 
   /** Document styles do not reach shadow roots, so those always adopt the sheet. */
@@ -600,7 +523,7 @@ export class PageLens {
       this.tracker.releaseParked();
       this.highlighter.forgetDetachedRoots();
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
-      this.pruneForgottenIps();
+      this.answers.prune(this.isOnPage, this.store.ipCount);
       this.quiet.touch();
     }
     // What the page just added is what the analyst is watching: before the initial scan, text
@@ -635,35 +558,18 @@ export class PageLens {
    * were not all read yet re-renders every one of them each second: taken as urgent, those
    * 20,000 text nodes a second were the whole page again, ahead of the rows the analyst had
    * just scrolled to, and the page never got read past its first screens. Rows the
-   * page adds (elements) stay urgent, and a scroll samples the screen again (RESAMPLE_MS).
+   * page adds (elements) stay urgent, and a scroll samples the screen again (screen-sampler.ts).
    */
   private isUnseenText(node: Node): boolean {
     if (node.nodeType !== TEXT_NODE) return false;
     const parent = node.parentNode;
     if (parent?.nodeType !== ELEMENT_NODE) return false;
-    return !this.screenRows.has(listItemOf(parent as Element));
+    return !this.screen.rows.has(listItemOf(parent as Element));
   }
 
   /** Where the element of a touched node (itself, or a text's parent) is, as far as known. */
   private nearnessOfNode(node: Node): Nearness | 'far' | 'unknown' {
     const el = node.nodeType === TEXT_NODE ? node.parentNode : node;
     return el?.nodeType === ELEMENT_NODE ? this.tracker.nearnessOf(el as Element) : 'unknown';
-  }
-
-  private scheduleSummary(): void {
-    const send = this.deps.onSummary;
-    if (!send || this.summaryTimer !== undefined) return;
-    this.summaryTimer = setTimeout(() => {
-      this.summaryTimer = undefined;
-      // An IP without an answer is never high or critical: only answered ones are read, those
-      // still on the page. Asking severityOfIp for every IP classified the whole page's IPs in
-      // the first summary's task (2,913 distinct IPs on the 10,000-row page: a 30-40 ms task,
-      // bench page-profile); reading each of them was still 0.4-0.6 ms a summary, 4 a load,
-      // for the ~10 % near the screen that have an answer (bench page's task kinds, tasks13).
-      const risky = riskyIps({ ips: () => this.lookups.answeredIps(), severityOf: (ip) => (this.isOnPage(ip) ? this.answeredSeverityOf(ip) : 'pending') });
-      if (sameList(this.lastSummary, risky)) return;
-      this.lastSummary = risky;
-      send(risky);
-    }, this.deps.summaryDelayMs ?? 400);
   }
 }

@@ -49,3 +49,38 @@ export function riskyIps(source: Pick<IpSummarySource, 'ips' | 'severityOf'>): s
 export function sameList(a: readonly string[] | null, b: readonly string[]): boolean {
   return !!a && a.length === b.length && a.every((x, i) => x === b[i]);
 }
+
+export interface RiskyReporter {
+  /** Reports within the delay, unless a report is already due. */
+  schedule(): void;
+  /** The next report is sent even if the list is unchanged (the background cleared the badge). */
+  resend(): void;
+  stop(): void;
+}
+
+/**
+ * Sends the page's risky IPs (for the badge) when they change, at most once per `delayMs`: a
+ * page marks its IPs in bursts, and the badge needs the list once it has settled.
+ */
+export function riskyReporter(send: ((ips: string[]) => void) | undefined, risky: () => string[], delayMs: number): RiskyReporter {
+  let last: string[] | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    schedule() {
+      if (!send || timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        const now = risky();
+        if (sameList(last, now)) return;
+        last = now;
+        send(now);
+      }, delayMs);
+    },
+    resend() {
+      last = null;
+    },
+    stop() {
+      clearTimeout(timer);
+    },
+  };
+}

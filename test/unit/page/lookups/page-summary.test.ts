@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { listPageIps, riskyIps, sameList } from '@/lib/page/lookups/page-summary';
+import { describe, expect, it, vi } from 'vitest';
+import { listPageIps, riskyIps, riskyReporter, sameList } from '@/lib/page/lookups/page-summary';
 import { MAX_REPORTED_RISKY_IPS } from '@/lib/protocol';
 import type { LookupResult } from '@/lib/lookup/types';
 import type { Severity } from '@/lib/severity';
@@ -44,5 +44,34 @@ describe('page summary for the badge', () => {
     expect(sameList(['a', 'b'], ['a', 'b'])).toBe(true);
     expect(sameList(['a', 'b'], ['a'])).toBe(false);
     expect(sameList(['a', 'b'], ['a', 'c'])).toBe(false);
+  });
+});
+
+describe('riskyReporter', () => {
+  it('reports a changed list once per delay, an unchanged one not again unless asked to resend', () => {
+    vi.useFakeTimers();
+    try {
+      const sent: string[][] = [];
+      let risky = ['1.1.1.1'];
+      const reporter = riskyReporter((ips) => sent.push(ips), () => risky, 400);
+      reporter.schedule();
+      reporter.schedule();
+      vi.advanceTimersByTime(400);
+      expect(sent).toEqual([['1.1.1.1']]);
+      reporter.schedule();
+      vi.advanceTimersByTime(400);
+      expect(sent).toHaveLength(1);
+      reporter.resend();
+      reporter.schedule();
+      vi.advanceTimersByTime(400);
+      expect(sent).toHaveLength(2);
+      risky = ['1.1.1.1', '2.2.2.2'];
+      reporter.schedule();
+      reporter.stop();
+      vi.advanceTimersByTime(400);
+      expect(sent).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

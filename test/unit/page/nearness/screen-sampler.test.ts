@@ -1,0 +1,72 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ScreenSampler } from '@/lib/page/nearness/screen-sampler';
+
+function sampler() {
+  const samples: number[] = [];
+  const frames: (() => void)[] = [];
+  const abort = new AbortController();
+  let row = 0;
+  const screen = new ScreenSampler({
+    sample: () => [document.createElement(`row-${row++}`)],
+    scheduleFrame: (task) => frames.push(task),
+    afterPaint: (task) => setTimeout(task, 0),
+    onSample: () => samples.push(Date.now()),
+    signal: abort.signal,
+  });
+  screen.follow(document, window);
+  /** The page draws a frame: tasks waiting for it run. */
+  const frame = () => frames.splice(0).forEach((task) => task());
+  const scroll = () => document.dispatchEvent(new Event('scroll'));
+  return { screen, samples, frame, scroll, abort };
+}
+
+describe('ScreenSampler', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('samples once a scroll has stopped for 120 ms, after the next frame is painted', () => {
+    const { screen, samples, frame, scroll } = sampler();
+    screen.sampleNow();
+    vi.advanceTimersByTime(10);
+    scroll();
+    vi.advanceTimersByTime(90);
+    scroll(); // the scroll goes on: the sample is put off
+    vi.advanceTimersByTime(119);
+    frame();
+    vi.advanceTimersByTime(0);
+    expect(samples).toEqual([0]);
+    vi.advanceTimersByTime(1);
+    expect(samples).toEqual([0]); // waits for the frame: hit tests now would force a layout
+    frame();
+    vi.advanceTimersByTime(0);
+    expect(samples).toEqual([0, 220]);
+  });
+
+  it('does not put a sample off past 250 ms after the last during a scroll that never stops', () => {
+    const { screen, samples, frame, scroll } = sampler();
+    screen.sampleNow();
+    for (let t = 0; t < 1_000; t += 16) {
+      scroll();
+      vi.advanceTimersByTime(16);
+      frame();
+      vi.advanceTimersByTime(0);
+    }
+    expect(samples.length).toBeGreaterThanOrEqual(3);
+    const gaps = samples.slice(1).map((t, i) => t - samples[i]!);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(250 + 120 + 16);
+  });
+
+  it('remembers the last sample\'s rows, and samples no more once its signal aborts', () => {
+    const { screen, samples, frame, scroll, abort } = sampler();
+    screen.sampleNow();
+    const [first] = [...screen.rows];
+    expect(first?.localName).toBe('row-0');
+    abort.abort();
+    scroll();
+    vi.advanceTimersByTime(200);
+    frame();
+    vi.advanceTimersByTime(0);
+    expect(samples).toHaveLength(1);
+  });
+});
