@@ -11,7 +11,7 @@ import type { Severity, SeverityThresholds } from '../severity';
 import { browserHighlighterEnv, Highlighter, type HighlighterEnv } from './marks/highlighter';
 import { caretLookup, hitTest, type CaretLookup } from './card/hit-test';
 import { isRetriable, type LookupSender } from './lookups/lookup-queue';
-import { PageAnswers } from './lookups/page-answers';
+import { pageAnswers, type PageAnswers } from './lookups/page-answers';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './changes/mutation-queue';
 import { watchNavigation, type NavigationWatch } from './changes/navigation-watch';
 import { changeSize, emptyChange, OccurrenceStore, type FarText, type Occurrence, type RangeFactory, type StoreChange } from './occurrences/occurrence-store';
@@ -27,7 +27,7 @@ import { isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
 import { createTimeSlicer, frameWatch, type TimeSlicer } from './scanning/time-slicer';
 import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './nearness/near-tracker';
 import { sampleViewport } from './nearness/viewport-sample';
-import { ScreenSampler } from './nearness/screen-sampler';
+import { screenSampler, type ScreenSampler } from './nearness/screen-sampler';
 
 export interface PageLensDeps extends DisplaySettings {
   doc?: Document;
@@ -111,7 +111,7 @@ export class PageLens {
     this.skip = deps.isOwnUi ? { isOwnUi: deps.isOwnUi } : {};
     this.limits = { ...DEFAULT_PAGE_LIMITS, ...deps.limits };
     this.highlighter = new Highlighter(deps.highlighterEnv ?? browserHighlighterEnv(this.win), deps.markStyle);
-    this.answers = new PageAnswers(deps.classifyIp, () => this.settings, { send: deps.lookup, onResults: (r) => this.applyResults(r) });
+    this.answers = pageAnswers(deps.classifyIp, () => this.settings, { send: deps.lookup, onResults: (r) => this.applyResults(r) });
     this.quiet = quietTimer(QUIET_MS, () => this.compact());
     this.tracker = (deps.createTracker ?? createNearTracker)({
       onNear: (occs, nearness) => this.showNear(occs, nearness),
@@ -142,7 +142,7 @@ export class PageLens {
       // what the observers report on screen now (new events pushed the sampled rows down).
       screenRows: () => [...this.screen.rows, ...this.tracker.visibleElements()],
     });
-    this.screen = new ScreenSampler({
+    this.screen = screenSampler({
       sample: deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win)),
       scheduleFrame: this.scheduleFrame,
       afterPaint: this.afterPaint,

@@ -27,44 +27,31 @@ export interface ScreenSamplerDeps {
   signal: AbortSignal;
 }
 
-export class ScreenSampler {
+export interface ScreenSampler {
   /** The rows on screen at the last sample. */
-  rows: ReadonlySet<Element> = new Set();
-  private sampledAt = -Infinity;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** A sample waits for the next frame's paint (sampleAfterPaint). */
-  private pending = false;
-
-  constructor(private readonly deps: ScreenSamplerDeps) {}
-
+  readonly rows: ReadonlySet<Element>;
   /** Samples again after the page's scrolls and resizes (until the signal aborts). */
-  follow(doc: Document, win: Window): void {
-    const options = { capture: true, passive: true, signal: this.deps.signal };
-    doc.addEventListener('scroll', () => this.scheduleResample(), options);
-    win.addEventListener('resize', () => this.scheduleResample(), { passive: true, signal: this.deps.signal });
-  }
-
+  follow(doc: Document, win: Window): void;
   /** Samples now (the layout is known to be clean, or forcing it is the point). */
-  sampleNow(): void {
-    const rows = this.deps.sample();
-    this.rows = new Set(rows);
-    this.sampledAt = performance.now();
-    this.deps.onSample(rows);
-  }
+  sampleNow(): void;
+  stop(): void;
+}
 
-  stop(): void {
-    clearTimeout(this.timer);
-  }
+/** A closure, not a class: its state's names are minified in the content script. */
+export function screenSampler(deps: ScreenSamplerDeps): ScreenSampler {
+  let rows: ReadonlySet<Element> = new Set();
+  let sampledAt = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** A sample waits for the next frame's paint (sampleAfterPaint). */
+  let pending = false;
+  const { signal } = deps;
 
-  private scheduleResample(): void {
-    // Overdue: the sample already asked for is not put off again.
-    if (this.timer !== undefined && performance.now() - this.sampledAt >= RESAMPLE_MAX_WAIT_MS) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.sampleAfterPaint();
-    }, RESAMPLE_MS);
-  }
+  const sampleNow = (): void => {
+    const sampled = deps.sample();
+    rows = new Set(sampled);
+    sampledAt = performance.now();
+    deps.onSample(sampled);
+  };
 
   /**
    * Hit tests need an up-to-date layout: taken in a task right after a frame's paint, the
@@ -73,14 +60,36 @@ export class ScreenSampler {
    * scroll step, 55-180 ms tasks of ours (bench page-profile, live tail), work the page's
    * next frame did again once the scroll moved on.
    */
-  private sampleAfterPaint(): void {
-    if (this.pending) return;
-    this.pending = true;
-    this.deps.scheduleFrame(() =>
-      this.deps.afterPaint(() => {
-        this.pending = false;
-        if (!this.deps.signal.aborted) this.sampleNow();
+  const sampleAfterPaint = (): void => {
+    if (pending) return;
+    pending = true;
+    deps.scheduleFrame(() =>
+      deps.afterPaint(() => {
+        pending = false;
+        if (!signal.aborted) sampleNow();
       }),
     );
-  }
+  };
+
+  const scheduleResample = (): void => {
+    // Overdue: the sample already asked for is not put off again.
+    if (timer !== undefined && performance.now() - sampledAt >= RESAMPLE_MAX_WAIT_MS) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      sampleAfterPaint();
+    }, RESAMPLE_MS);
+  };
+
+  return {
+    get rows() {
+      return rows;
+    },
+    follow(doc, win) {
+      doc.addEventListener('scroll', scheduleResample, { capture: true, passive: true, signal });
+      win.addEventListener('resize', scheduleResample, { passive: true, signal });
+    },
+    sampleNow,
+    stop: () => clearTimeout(timer),
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IpClass } from '@/lib/ip/types';
 import type { LookupResult } from '@/lib/lookup/types';
-import { PageAnswers, type AskPolicy } from '@/lib/page/lookups/page-answers';
+import { pageAnswers, type AskPolicy } from '@/lib/page/lookups/page-answers';
 import { DEFAULT_THRESHOLDS } from '@/lib/severity';
 
 const classOf = (ip: string): IpClass => (ip.startsWith('10.') ? 'private' : 'public');
@@ -9,7 +9,7 @@ const classOf = (ip: string): IpClass => (ip.startsWith('10.') ? 'private' : 'pu
 function answers(policy: AskPolicy = { thresholds: DEFAULT_THRESHOLDS, sendPrivate: false }) {
   const sent: string[][] = [];
   let classified = 0;
-  const page = new PageAnswers(
+  const page = pageAnswers(
     (ip) => {
       classified++;
       return classOf(ip);
@@ -26,7 +26,7 @@ function answers(policy: AskPolicy = { thresholds: DEFAULT_THRESHOLDS, sendPriva
   return { page, sent, policy, classified: () => classified };
 }
 
-describe('PageAnswers', () => {
+describe('pageAnswers', () => {
   it('asks public addresses only, and private ones once the analyst allows it', async () => {
     const { page, sent, policy } = answers();
     page.ask(['1.1.1.1', '10.0.0.1'], 'visible');

@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ScreenSampler } from '@/lib/page/nearness/screen-sampler';
+import { screenSampler } from '@/lib/page/nearness/screen-sampler';
 
 function sampler() {
   const samples: number[] = [];
   const frames: (() => void)[] = [];
   const abort = new AbortController();
   let row = 0;
-  const screen = new ScreenSampler({
+  const screen = screenSampler({
     sample: () => [document.createElement(`row-${row++}`)],
     scheduleFrame: (task) => frames.push(task),
     afterPaint: (task) => setTimeout(task, 0),
@@ -21,7 +21,7 @@ function sampler() {
   return { screen, samples, frame, scroll, abort };
 }
 
-describe('ScreenSampler', () => {
+describe('screenSampler', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
   afterEach(() => vi.useRealTimers());
 
