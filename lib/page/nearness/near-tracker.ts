@@ -430,6 +430,12 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';
   }
 
+  /** Whether the row after `item` (the one it pushed down, if the page inserted it) has a cell on screen. */
+  function aboveVisible(item: Element): boolean {
+    const next = item.nextElementSibling;
+    return !!next && [...elementsOfItem.values(next)].some((el) => fineState.get(el) === 'visible');
+  }
+
   /** Stops tracking an element (its items all left, and it was parked long enough). */
   function forget(element: Element): void {
     itemsOf.deleteKey(element);
@@ -461,7 +467,16 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         itemOfElement.set(element, item);
         if (!chunkOfItem.has(item)) addItem(item);
         elementsOfItem.add(item, element);
-        if (chunkOfItem.get(item)?.near) observeFine(element);
+        const chunk = chunkOfItem.get(item)!;
+        // A row the page put above a row on screen (a live tail's new event above the rows it
+        // pushed down) is taken for on screen until the observers say: waiting for them
+        // was two frames (its chunk's end, then the cell), 1-2 s on a busy tail, with its
+        // addresses unmarked, private ones without their "Not looked up" mark.
+        if (!fineState.has(element) && aboveVisible(item)) {
+          fineState.set(element, 'visible');
+          setChunkNear(chunk, true);
+        }
+        if (chunk.near) observeFine(element);
       }
       itemsOf.add(element, value);
       return fineState.get(element) ?? null;
