@@ -430,10 +430,17 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';
   }
 
-  /** Whether the row after `item` (the one it pushed down, if the page inserted it) has a cell on screen. */
+  /**
+   * Whether the first tracked row after `item` (the one it pushed down, if the page inserted
+   * it) has a cell on screen. Rows not tracked yet are passed over: a render inserting three
+   * events puts them in one go, and the top one's cells are read before the others'.
+   */
   function aboveVisible(item: Element): boolean {
-    const next = item.nextElementSibling;
-    return !!next && [...elementsOfItem.values(next)].some((el) => fineState.get(el) === 'visible');
+    for (let next = item.nextElementSibling, n = 0; next && n < 4; next = next.nextElementSibling, n++) {
+      const cells = [...elementsOfItem.values(next)];
+      if (cells.length) return cells.some((el) => fineState.get(el) === 'visible');
+    }
+    return false;
   }
 
   /** Stops tracking an element (its items all left, and it was parked long enough). */

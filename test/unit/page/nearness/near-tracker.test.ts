@@ -366,6 +366,13 @@ describe('near tracker', () => {
     fine.fire([{ target: top, top: 0, intersecting: true }]);
     onScreen.fire([{ target: top, top: 0, intersecting: true }]);
     expect(near).toEqual([]);
+    // Three events in one render: the top one's cells are read before the rows below it are tracked.
+    const third = document.createElement('tr');
+    third.innerHTML = '<td>third</td>';
+    const fourth = document.createElement('tr');
+    fourth.innerHTML = '<td>fourth</td>';
+    top.parentElement!.before(third, fourth);
+    expect(tracker.track(third.firstElementChild!, 'third')).toBe('visible');
     // Above a row that is not on screen (the analyst scrolled down), a new row waits for them.
     const lower = document.createElement('tr');
     lower.innerHTML = '<td>later</td>';
