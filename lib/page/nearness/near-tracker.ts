@@ -431,14 +431,16 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   }
 
   /**
-   * Whether the first tracked row after `item` (the one it pushed down, if the page inserted
-   * it) has a cell on screen. Rows not tracked yet are passed over: a render inserting three
-   * events puts them in one go, and the top one's cells are read before the others'.
+   * Whether a row within four below `item` (the rows it pushed down, if the page inserted it;
+   * the rows inserted with it are not tracked yet, the top one's cells read first) has a cell
+   * on screen. When `item` is a cell (its row has LIST_MIN_CHILDREN cells or more: a console
+   * table's), the rows are its row's next siblings.
    */
   function aboveVisible(item: Element): boolean {
-    for (let next = item.nextElementSibling, n = 0; next && n < 4; next = next.nextElementSibling, n++) {
-      const cells = [...elementsOfItem.values(next)];
-      if (cells.length) return cells.some((el) => fineState.get(el) === 'visible');
+    for (const first of [item.nextElementSibling, item.parentElement?.nextElementSibling]) {
+      for (let row = first, n = 0; row && n < 4; row = row.nextElementSibling, n++) {
+        for (let cell = row.firstElementChild, k = 0; cell && k < 16; cell = cell.nextElementSibling, k++) if (fineState.get(cell) === 'visible') return true;
+      }
     }
     return false;
   }

@@ -373,6 +373,19 @@ describe('near tracker', () => {
     fourth.innerHTML = '<td>fourth</td>';
     top.parentElement!.before(third, fourth);
     expect(tracker.track(third.firstElementChild!, 'third')).toBe('visible');
+    // A console table's row of eight cells or more counts as a list: its cells are the items.
+    const wide = (text: string) => {
+      const row = document.createElement('tr');
+      row.innerHTML = `<td>${text}</td>` + '<td>x</td>'.repeat(7);
+      return row;
+    };
+    const shown = wide('shown');
+    fourth.before(shown);
+    tracker.track(shown.firstElementChild!, 'shown');
+    fine.fire([{ target: shown.firstElementChild!, top: 0, intersecting: true }]);
+    const wideNew = wide('wide-new');
+    shown.before(wideNew);
+    expect(tracker.track(wideNew.firstElementChild!, 'wide-new')).toBe('visible');
     // Above a row that is not on screen (the analyst scrolled down), a new row waits for them.
     const lower = document.createElement('tr');
     lower.innerHTML = '<td>later</td>';
