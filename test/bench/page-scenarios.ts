@@ -290,6 +290,40 @@ export function tracedTime(events: TraceEvent[], pageScriptUrl: string, scriptUr
   return { longTaskMs: sum(long), longTasks: long.length, longestMs: Math.max(0, ...long), mainMs: sum(tasks.map(threadMs)), oursMs: sum(ours.map(threadMs)) };
 }
 
+/**
+ * BENCH_PAGE_OURS_JS=1: our script's own JS time over each session with the extension, from a
+ * V8 CPU profile (self time of content.js's functions, each sample counted for at most 400 us:
+ * on the shared machine a sample's wall-time weight also holds the wait for a core). The
+ * trace's "our tasks" include the page's work in the same task (its render, which our mutation
+ * observer's callback follows), so they cannot tell two builds of ours apart; this can.
+ */
+async function startOursProfile(page: Page): Promise<() => Promise<string>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    await cdp.detach();
+    const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const timeDeltas = profile.timeDeltas ?? [];
+    let ours = 0;
+    let busy = 0;
+    const byFunction = new Map<string, number>();
+    (profile.samples ?? []).forEach((id, i) => {
+      const frame = nodes.get(id)!;
+      if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+      const us = Math.min(timeDeltas[i + 1] ?? 0, 400);
+      busy += us;
+      if (!frame.url.includes('content.js')) return;
+      ours += us;
+      byFunction.set(frame.functionName || '(anonymous)', (byFunction.get(frame.functionName || '(anonymous)') ?? 0) + us);
+    });
+    const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, us]) => `${f} ${(us / 1000).toFixed(0)}`);
+    return `${(ours / 1000).toFixed(0)} ms self of ${(busy / 1000).toFixed(0)} ms JS and GC in the renderer (top: ${top.join(', ')})`;
+  };
+}
+
 async function openAndDrive(page: Page, url: string, scenario: Scenario, settleMs: number, scriptUrl: string | null = null) {
   await page.addInitScript(NAME_SHIM);
   await page.goto(url, { timeout: NAV_TIMEOUT_MS });
@@ -319,7 +353,9 @@ async function openAndDrive(page: Page, url: string, scenario: Scenario, settleM
     cdp = await page.context().newCDPSession(page);
     stopTrace = await startTrace(cdp);
   }
+  const profiler = process.env.BENCH_PAGE_OURS_JS && scriptUrl ? await startOursProfile(page) : undefined;
   const result = await page.evaluate(drive, [SESSION_MS, stepPx, STEP_EVERY_MS, MARK_WITHIN_MS, debug] as [number, number, number, number, boolean]);
+  if (profiler) console.log(`    ${scenario.file}: our JS ${await profiler()}`);
   const trace = stopTrace && tracedTime(await stopTrace(), new URL(`build/${scenario.bundle}.js`, url).href, scriptUrl);
   await cdp?.detach();
   const sightings = new Map(result.sightings.map(([ip, firstSeen, atStart, markedAt, lastSeen]): [string, Sighting] => [

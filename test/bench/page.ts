@@ -30,6 +30,8 @@
  *   BENCH_PAGE_DEBUG=1 prints our tasks' start times, what the longest task and the
  *     rendering-only frame of most thread time spent it in, each task by kind, and, per scrolled
  *     run, why newly visible IPs missed 500 ms and each bulk call's IPs by when they came on screen;
+ *   BENCH_PAGE_OURS_JS=1 prints, per console scenario run with the extension, our script's own JS
+ *     time from a CPU profile (what tells two builds of ours apart; page-scenarios.ts);
  *   BENCH_EXTENSION_DIR the build to load (default .output/chrome-mv3-e2e, else built).
  */
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
