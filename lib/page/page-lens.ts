@@ -23,7 +23,7 @@ import { listPageIps, riskyIps, riskyReporter, type RiskyReporter } from './look
 import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './scanning/page-limits';
 import { Scanner } from './scanning/scanner';
 import { hasStaticMarkStyles } from './marks/static-styles';
-import { isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
+import { couldHoldIp, isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
 import { createTimeSlicer, frameWatch, type TimeSlicer } from './scanning/time-slicer';
 import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './nearness/near-tracker';
 import { sampleViewport } from './nearness/viewport-sample';
@@ -141,6 +141,7 @@ export class PageLens {
       // A live tail is observed by the rows around these (its window): the last sample's, and
       // what the observers report on screen now (new events pushed the sampled rows down).
       screenRows: () => [...this.screen.rows, ...this.tracker.visibleElements()],
+      textMatters: (text) => couldHoldIp(text.data) || this.store.hasNode(text),
     });
     this.screen = screenSampler({
       sample: deps.sampleViewport ?? (() => sampleViewport(this.doc, this.win)),

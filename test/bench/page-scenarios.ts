@@ -12,17 +12,28 @@
  * per call, as if all were known at the start) and the latency-feasible one (the fewest calls
  * that send each on-screen address within W of coming on screen: test/bench/feasible-calls.ts).
  *
+ * react-tail.html is a live tail built from real libraries (React 18, @tanstack/react-table;
+ * bundled at bench time, fixture-bundle.ts): 5,000 events, new ones at the top every second,
+ * relative-age cells rewritten as they age, rows expanded to JSON, public and private
+ * addresses mixed. It is watched for the session and scrolled for another. Its long-task time
+ * is read from a trace of each side (`traced`): the thread (CPU) time of the page's main-thread
+ * tasks over 50 ms of CPU, as the goals elsewhere are judged (page.ts); the Long Tasks API's
+ * wall time is printed beside it. Its newly shown addresses are split by the page's own word
+ * (`benchIsPrivate`): public ones marked (any mark but pending) within 500 ms, private ones
+ * marked "Not looked up" (`ip-rep-skipped`) within 500 ms.
+ *
  * A third run of live-tail.html, not scrolled, measures the live tail's goal page-side, with and
  * without the extension: whether a new top event's mark is ready before the layout of the
  * frame that first paints its text (test/bench/insertion-timing.ts). Never asserted in a
  * test: the machine is shared.
  */
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
+import { LONG_TASK_MS } from './blocking-time';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import type { Simulator } from '../sim/server';
 import type { Sighting } from './feasible-calls';
 import { watchInsertions, type InsertionSample } from './insertion-timing';
-import { NAME_SHIM, NAV_TIMEOUT_MS, VIEWPORT, withExtension, type ExtApi } from './page';
+import { contentScriptTaskSet, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, threadMs, VIEWPORT, withExtension, type ExtApi, type TraceEvent } from './page';
 
 export interface Scenario {
   name: string;
@@ -31,6 +42,10 @@ export interface Scenario {
   stepPx: number;
   /** Only the new top events' "mark ready" is reported (the live tail's 250 ms goal). */
   insertions?: boolean;
+  /** Long-task time from a trace (thread time), newly shown addresses split public / private. */
+  traced?: boolean;
+  /** The fixture's app, bundled before the first run (test/fixtures/consoles/<bundle>/app.js). */
+  bundle?: string;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -38,6 +53,8 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'live tail re-rendered every 1 s, scrolled', file: 'live-tail.html', stepPx: 12 },
   // Scrolled, the new top row leaves the screen within a second: watched at the top instead.
   { name: 'live tail re-rendered every 1 s, watched at the top', file: 'live-tail.html', stepPx: 0, insertions: true },
+  { name: 'React table live tail (1-3 new events a second, ages rewritten), watched', file: 'react-tail.html', stepPx: 0, traced: true, bundle: 'react-tail' },
+  { name: 'React table live tail (1-3 new events a second, ages rewritten), scrolled', file: 'react-tail.html', stepPx: 12, traced: true, bundle: 'react-tail' },
 ];
 
 const SESSION_MS = Number(process.env.BENCH_SCENARIO_MS ?? 8000);
@@ -63,6 +80,34 @@ export interface ScenarioRun {
   firstAsked: Map<string, number>;
   /** Each bulk call: when it reached the simulator (epoch ms) and its IPs. */
   calls: { atMs: number; ips: string[] }[];
+  /** Traced scenarios: the page's long-task time by thread time, and our script's thread time. */
+  trace?: TracedTime;
+  /** Pages that say which addresses are private (benchIsPrivate): newly shown ones, by kind. */
+  split?: MarkSplit;
+}
+
+export interface TracedTime {
+  /** Thread time of the page's main-thread tasks whose thread time passed 50 ms, summed. */
+  longTaskMs: number;
+  /** How many tasks those were, and the longest's thread time. */
+  longTasks: number;
+  longestMs: number;
+  /** All the main thread's task thread time over the session. */
+  mainMs: number;
+  /** The tasks in which content.js ran (0 without the extension). */
+  oursMs: number;
+}
+
+/** Address text nodes first shown after the session's first frame, by kind. */
+export interface MarkSplit {
+  publicEligible: number;
+  /** Marked (any mark but pending) within 500 ms. */
+  publicInTime: number;
+  privateEligible: number;
+  /** Marked "Not looked up" (ip-rep-skipped) within 500 ms. */
+  privateInTime: number;
+  /** Private ones that got another mark than "Not looked up" first. */
+  privateOtherMark: number;
 }
 
 /** [ip, first seen, on screen in the first frame, first marked or -1, last seen], epoch ms. */
@@ -71,6 +116,8 @@ type RawSighting = [string, number, boolean, number, number];
 type ScenarioWindow = Window & {
   benchVisibleIpNodes(): (Text | null)[];
   benchScrollBy(px: number): void;
+  /** Whether the page shows this address as one the extension never sends. */
+  benchIsPrivate?(text: string): boolean;
 };
 
 interface DriveResult {
@@ -79,6 +126,7 @@ interface DriveResult {
   markLatencies: number[];
   longTaskMs: number;
   sightings: RawSighting[];
+  split?: MarkSplit;
 }
 
 /**
@@ -107,6 +155,10 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs, debug]: [number, numbe
       first: number;
       last: number;
       markedAt: number | null;
+      /** The highlight it was first seen in, pending aside. */
+      markedAs?: string;
+      /** Per the page's benchIsPrivate, when it has one. */
+      isPrivate?: boolean;
       ips: string[];
       /** Debug: pending seen within the wait, the row really on screen, the next frame's gap. */
       pendingAt?: number;
@@ -121,19 +173,25 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs, debug]: [number, numbe
       if (stopped) return;
       const now = performance.now();
       firstFrameAt ??= now;
-      const marked = new Set<Node>();
+      const marked = new Map<Node, string>();
       const pending = new Set<Node>();
       for (const [name, h] of CSS.highlights) {
         if (!name.startsWith('ip-rep-')) continue;
-        const into = name === 'ip-rep-pending' ? pending : marked;
-        for (const r of h) into.add((r as AbstractRange).startContainer);
+        for (const r of h) {
+          const node = (r as AbstractRange).startContainer;
+          if (name === 'ip-rep-pending') pending.add(node);
+          else marked.set(node, name);
+        }
       }
       for (const node of w.benchVisibleIpNodes()) {
         if (!node) continue;
         let s = seen.get(node);
-        if (!s) seen.set(node, (s = { first: now, last: now, markedAt: null, ips: node.data.match(ipPattern) ?? [] }));
+        if (!s) seen.set(node, (s = { first: now, last: now, markedAt: null, ips: node.data.match(ipPattern) ?? [], isPrivate: w.benchIsPrivate?.(node.data) }));
         s.last = now;
-        if (s.markedAt === null && marked.has(node)) s.markedAt = now;
+        if (s.markedAt === null && marked.has(node)) {
+          s.markedAt = now;
+          s.markedAs = marked.get(node);
+        }
         if (debug) noteForDebug(s, node, now, pending.has(node));
       }
     });
@@ -181,6 +239,23 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs, debug]: [number, numbe
           markLatencies.push(s.markedAt === null ? -1 : s.markedAt - s.first);
         }
         if (debug) console.log(`bench-misses ${JSON.stringify({ eligible, markedInTime, misses })}`);
+        // Newly shown (after the first frame), by kind, where the page tells private ones apart.
+        let split: MarkSplit | undefined;
+        if (w.benchIsPrivate) {
+          split = { publicEligible: 0, publicInTime: 0, privateEligible: 0, privateInTime: 0, privateOtherMark: 0 };
+          for (const s of seen.values()) {
+            const inTime = s.markedAt !== null && s.markedAt - s.first <= withinMs;
+            if (s.first === firstFrameAt || (!inTime && s.last - s.first < withinMs)) continue;
+            if (s.isPrivate) {
+              split.privateEligible++;
+              if (inTime && s.markedAs === 'ip-rep-skipped') split.privateInTime++;
+              if (s.markedAs !== undefined && s.markedAs !== 'ip-rep-skipped') split.privateOtherMark++;
+            } else {
+              split.publicEligible++;
+              if (inTime) split.publicInTime++;
+            }
+          }
+        }
         // Per IP (a text node's addresses): first on screen, and first marked, in epoch ms.
         const byIp = new Map<string, RawSighting>();
         const epoch = (t: number) => performance.timeOrigin + t;
@@ -194,16 +269,71 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs, debug]: [number, numbe
             byIp.set(ip, row);
           }
         }
-        resolve({ eligible, markedInTime, markLatencies, longTaskMs, sightings: [...byIp.values()] });
+        resolve({ eligible, markedInTime, markLatencies, longTaskMs, sightings: [...byIp.values()], ...(split ? { split } : {}) });
       }, withinMs + 100);
     }, sessionMs);
   });
 }
 
-async function openAndDrive(page: Page, url: string, scenario: Scenario, settleMs: number) {
+/**
+ * The page's main thread in a trace: the thread its own script (the fixture's bundle) ran on;
+ * its long-task time by thread time, and the part of it in tasks where content.js ran.
+ */
+export function tracedTime(events: TraceEvent[], pageScriptUrl: string, scriptUrl: string | null): TracedTime {
+  const pageCall = events.find((e) => e.name === 'FunctionCall' && e.args?.data?.url === pageScriptUrl);
+  if (!pageCall) throw new Error(`no task of ${pageScriptUrl} in the trace: the page's main thread is unknown`);
+  const pid = (e: TraceEvent) => (e as TraceEvent & { pid?: number }).pid;
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.tid === pageCall.tid && pid(e) === pid(pageCall));
+  const long = tasks.map(threadMs).filter((ms) => ms > LONG_TASK_MS);
+  const ours = scriptUrl ? [...contentScriptTaskSet(events, scriptUrl)].filter((t) => t.tid === pageCall.tid && pid(t) === pid(pageCall)) : [];
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { longTaskMs: sum(long), longTasks: long.length, longestMs: Math.max(0, ...long), mainMs: sum(tasks.map(threadMs)), oursMs: sum(ours.map(threadMs)) };
+}
+
+/**
+ * BENCH_PAGE_OURS_JS=1: our script's own JS time over each session with the extension, from a
+ * V8 CPU profile (self time of content.js's functions, each sample counted for at most 400 us:
+ * on the shared machine a sample's wall-time weight also holds the wait for a core). The
+ * trace's "our tasks" include the page's work in the same task (its render, which our mutation
+ * observer's callback follows), so they cannot tell two builds of ours apart; this can.
+ */
+async function startOursProfile(page: Page): Promise<() => Promise<string>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile } = await cdp.send('Profiler.stop');
+    await cdp.detach();
+    const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const timeDeltas = profile.timeDeltas ?? [];
+    let ours = 0;
+    let busy = 0;
+    const byFunction = new Map<string, number>();
+    (profile.samples ?? []).forEach((id, i) => {
+      const frame = nodes.get(id)!;
+      if (frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+      const us = Math.min(timeDeltas[i + 1] ?? 0, 400);
+      busy += us;
+      if (!frame.url.includes('content.js')) return;
+      ours += us;
+      byFunction.set(frame.functionName || '(anonymous)', (byFunction.get(frame.functionName || '(anonymous)') ?? 0) + us);
+    });
+    const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, us]) => `${f} ${(us / 1000).toFixed(0)}`);
+    return `${(ours / 1000).toFixed(0)} ms self of ${(busy / 1000).toFixed(0)} ms JS and GC in the renderer (top: ${top.join(', ')})`;
+  };
+}
+
+async function openAndDrive(page: Page, url: string, scenario: Scenario, settleMs: number, scriptUrl: string | null = null) {
   await page.addInitScript(NAME_SHIM);
   await page.goto(url, { timeout: NAV_TIMEOUT_MS });
   await page.waitForLoadState('load');
+  // An app rendering its list after the load (react-tail.html: 3-6 s here) is running, its
+  // tail ticking, before the settle time starts.
+  if (scenario.bundle) await page.evaluate(() => new Promise<void>((resolve) => {
+    const poll = () => ((window as { benchTicks?: number }).benchTicks ?? 0) >= 2 ? resolve() : setTimeout(poll, 100);
+    poll();
+  }));
   // The first screen is marked and the page is idle before the session starts.
   await page.waitForTimeout(settleMs);
   if (scenario.insertions) {
@@ -216,23 +346,34 @@ async function openAndDrive(page: Page, url: string, scenario: Scenario, settleM
   if (debug) page.on('console', (m) => m.text().startsWith('bench-misses ') && console.log(`    ${scenario.file}: ${m.text()}`));
   // BENCH_SCROLL_STEP_PX: a faster or slower scroll for the scrolled scenarios (px per 50 ms).
   const stepPx = scenario.stepPx && process.env.BENCH_SCROLL_STEP_PX ? Number(process.env.BENCH_SCROLL_STEP_PX) : scenario.stepPx;
+  // Traced: only the session, both sides alike (the trace's own cost is in both).
+  let cdp: CDPSession | undefined;
+  let stopTrace: (() => Promise<TraceEvent[]>) | undefined;
+  if (scenario.traced) {
+    cdp = await page.context().newCDPSession(page);
+    stopTrace = await startTrace(cdp);
+  }
+  const profiler = process.env.BENCH_PAGE_OURS_JS && scriptUrl ? await startOursProfile(page) : undefined;
   const result = await page.evaluate(drive, [SESSION_MS, stepPx, STEP_EVERY_MS, MARK_WITHIN_MS, debug] as [number, number, number, number, boolean]);
+  if (profiler) console.log(`    ${scenario.file}: our JS ${await profiler()}`);
+  const trace = stopTrace && tracedTime(await stopTrace(), new URL(`build/${scenario.bundle}.js`, url).href, scriptUrl);
+  await cdp?.detach();
   const sightings = new Map(result.sightings.map(([ip, firstSeen, atStart, markedAt, lastSeen]): [string, Sighting] => [
       ip,
       { firstSeen, atStart, markedAt: markedAt < 0 ? null : markedAt, lastSeen },
     ]));
-  return { ...result, markLatencies: result.markLatencies.map((v) => (v < 0 ? Infinity : v)), insertions: [], sightings };
+  return { ...result, markLatencies: result.markLatencies.map((v) => (v < 0 ? Infinity : v)), insertions: [], sightings, ...(trace ? { trace } : {}) };
 }
 
 export async function runScenarioWithExtension(sim: Simulator, dir: string, scenario: Scenario): Promise<ScenarioRun> {
-  return withExtension(sim, dir, async (context, ext) => {
+  return withExtension(sim, dir, async (context, ext, id) => {
     const reply = await ext.evaluate(() =>
       (globalThis as unknown as { chrome: ExtApi }).chrome.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } }),
     );
     if (!reply.ok) throw new Error(`Could not register the site: ${JSON.stringify(reply.error)}`);
     const from = Date.now();
     const page = await context.newPage();
-    const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000);
+    const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000, `chrome-extension://${id}/content-scripts/content.js`);
     const bulk = sim.requestLog.filter((r) => r.time >= from && r.path === '/checkIP/bulk');
     const callTimeline = bulk.map((r) => ({ atMs: r.time - from, ips: r.ips }));
     const firstAsked = new Map<string, number>();

@@ -100,6 +100,11 @@ export interface MutationQueueOptions {
    * is observed by its window around them (a tail; see `moveWindow`). Without it, never.
    */
   screenRows?: () => Iterable<Node>;
+  /**
+   * Whether a text whose data changed is worth handing over (it may hold an address now, or
+   * held one before). Without it, every changed text is.
+   */
+  textMatters?: (text: Text) => boolean;
 }
 
 export type ObserverLike = Pick<MutationObserver, 'observe' | 'disconnect' | 'takeRecords'>;
@@ -239,6 +244,7 @@ export class MutationQueue {
   /** Whether a read found the plan out of date (a storm began, an ancestor's children changed). */
   private replan = false;
   private readonly screenRows: (() => Iterable<Node>) | undefined;
+  private readonly textMatters: ((text: Text) => boolean) | undefined;
   /** The list the last big frame came under, and when (a second one soon makes it a tail). */
   private lastBigFrame: [list: Node, at: number] | undefined;
   private tail: Tail | undefined;
@@ -254,6 +260,7 @@ export class MutationQueue {
     this.afterPaint = options.afterPaint ?? ((task) => setTimeout(task, 0));
     this.setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
     this.screenRows = options.screenRows;
+    this.textMatters = options.textMatters;
     this.rebuilds = stormWatch({
       now: this.now,
       setTimer: this.setTimer,
@@ -475,7 +482,9 @@ export class MutationQueue {
         rowsMoved ||= r.target === tail.list;
       }
       if (r.type === 'characterData') {
-        add(r.target);
+        // A live tail's relative ages ("5s ago" to "6s ago", a few hundred a second): a
+        // character test here, and nothing handed over, queued or scanned.
+        if (this.textMatters?.(r.target as Text) !== false) add(r.target);
       } else {
         // A storming container's ancestor gained or lost children: observe the new ones.
         if (this.path.has(r.target)) this.replan = true;

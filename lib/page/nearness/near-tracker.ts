@@ -430,6 +430,21 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
     return chunk.first === 'unknown' || chunk.last === 'unknown' ? 'unknown' : 'far';
   }
 
+  /**
+   * Whether a row within four below `item` (the rows it pushed down, if the page inserted it;
+   * the rows inserted with it are not tracked yet, the top one's cells read first) has a cell
+   * on screen. When `item` is a cell (its row has LIST_MIN_CHILDREN cells or more: a console
+   * table's), the rows are its row's next siblings.
+   */
+  function aboveVisible(item: Element): boolean {
+    for (const first of [item.nextElementSibling, item.parentElement?.nextElementSibling]) {
+      for (let row = first, n = 0; row && n < 4; row = row.nextElementSibling, n++) {
+        for (let cell = row.firstElementChild, k = 0; cell && k < 16; cell = cell.nextElementSibling, k++) if (fineState.get(cell) === 'visible') return true;
+      }
+    }
+    return false;
+  }
+
   /** Stops tracking an element (its items all left, and it was parked long enough). */
   function forget(element: Element): void {
     itemsOf.deleteKey(element);
@@ -461,7 +476,16 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         itemOfElement.set(element, item);
         if (!chunkOfItem.has(item)) addItem(item);
         elementsOfItem.add(item, element);
-        if (chunkOfItem.get(item)?.near) observeFine(element);
+        const chunk = chunkOfItem.get(item)!;
+        // A row the page put above a row on screen (a live tail's new event above the rows it
+        // pushed down) is taken for on screen until the observers say: waiting for them
+        // was two frames (its chunk's end, then the cell), 1-2 s on a busy tail, with its
+        // addresses unmarked, private ones without their "Not looked up" mark.
+        if (!fineState.has(element) && aboveVisible(item)) {
+          fineState.set(element, 'visible');
+          setChunkNear(chunk, true);
+        }
+        if (chunk.near) observeFine(element);
       }
       itemsOf.add(element, value);
       return fineState.get(element) ?? null;

@@ -180,6 +180,24 @@ describe('PageLens', () => {
     expect(lens.pageIps().map((p) => p.ip)).toEqual(['185.220.101.1']);
   });
 
+  it('reads no rewritten relative age, and still drops an address a rewrite took away', async () => {
+    const { lens, vis, settle, names } = setup('<table><tr><td id="age">5s ago</td><td id="src">10.1.2.3</td></tr></table>');
+    await lens.start();
+    vis.reveal(vis.tracked.keys(), 'visible');
+    expect(names('skipped')).toEqual(['10.1.2.3']);
+    const scanner = (lens as unknown as { scanner: { enqueue(node: Node): unknown } }).scanner;
+    const enqueue = vi.spyOn(scanner, 'enqueue');
+    const text = (id: string) => document.getElementById(id)!.firstChild as Text;
+    text('age').data = '6s ago';
+    await settle();
+    text('src').data = '-';
+    await settle();
+    // The age was never queued to be read; the source, which held an address, was.
+    expect(enqueue.mock.calls.map(([node]) => (node as Text).data)).toEqual(['-']);
+    expect(names('skipped')).toEqual([]);
+    expect(lens.store.ipCount).toBe(0);
+  });
+
   it('text the page replaces far from the screen is read after the text on screen', async () => {
     const find = vi.fn(findIps);
     const { lens, vis, settle } = setup('<p id="far">at 8.8.8.8</p><p id="near">at 1.1.1.1</p>', { findIps: find, slicer: tinySlicer() });

@@ -108,6 +108,27 @@ describe('mutation queue', () => {
     queue.disconnect();
   });
 
+  it('hands over a changed text only when it matters (may hold an address, or held one)', async () => {
+    const batches: MutationBatch[] = [];
+    const asked: string[] = [];
+    const queue = new MutationQueue((b) => batches.push(b), () => {}, {
+      textMatters: (text) => (asked.push(text.data), text.data.includes('.')),
+    });
+    const age = document.createElement('td');
+    age.textContent = '5s ago';
+    const ip = document.createElement('td');
+    ip.textContent = '10.0.0.1';
+    document.body.append(age, ip);
+    queue.observe(document.body);
+    (age.firstChild as Text).data = '6s ago';
+    (ip.firstChild as Text).data = '10.0.0.2';
+    await new Promise((r) => setTimeout(r, 0));
+    queue.flush();
+    expect(asked).toEqual(['6s ago', '10.0.0.2']);
+    expect(batches.map((b) => b.touched)).toEqual([[ip.firstChild]]);
+    queue.disconnect();
+  });
+
   it('flushes on demand and stops after disconnect', async () => {
     const batches: MutationBatch[] = [];
     const queue = new MutationQueue((b) => batches.push(b), () => {});

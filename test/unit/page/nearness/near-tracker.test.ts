@@ -346,6 +346,59 @@ describe('near tracker', () => {
     expect(tracker.nearnessOf(cell(0, 0))).toBe('visible');
   });
 
+  // A live tail's new event comes in a row the page inserts above the rows on screen: waiting
+  // for the observers (its chunk's end, then its cells) left its addresses unmarked for two
+  // frames, 1-2 s on a busy React tail, private ones without their "Not looked up" mark.
+  it('takes a row inserted above a row on screen for on screen at once, and lets the observers correct it', async () => {
+    const { tracker, fine, onScreen, rowEls, near, far } = withFirstRowVisible();
+    const inserted = (text: string) => {
+      const row = document.createElement('tr');
+      row.innerHTML = `<td>${text}</td><td>x</td>`;
+      rowEls[0]!.before(row);
+      return row.firstElementChild!;
+    };
+    const top = inserted('new');
+    expect(tracker.track(top, 'new')).toBe('visible');
+    expect(tracker.nearnessOf(top)).toBe('visible');
+    expect(fine.targets.has(top) && onScreen.targets.has(top)).toBe(true);
+    // The observers' first reports agree: nothing more is said.
+    near.length = 0;
+    fine.fire([{ target: top, top: 0, intersecting: true }]);
+    onScreen.fire([{ target: top, top: 0, intersecting: true }]);
+    expect(near).toEqual([]);
+    // Three events in one render: the top one's cells are read before the rows below it are tracked.
+    const third = document.createElement('tr');
+    third.innerHTML = '<td>third</td>';
+    const fourth = document.createElement('tr');
+    fourth.innerHTML = '<td>fourth</td>';
+    top.parentElement!.before(third, fourth);
+    expect(tracker.track(third.firstElementChild!, 'third')).toBe('visible');
+    // A console table's row of eight cells or more counts as a list: its cells are the items.
+    const wide = (text: string) => {
+      const row = document.createElement('tr');
+      row.innerHTML = `<td>${text}</td>` + '<td>x</td>'.repeat(7);
+      return row;
+    };
+    const shown = wide('shown');
+    fourth.before(shown);
+    tracker.track(shown.firstElementChild!, 'shown');
+    fine.fire([{ target: shown.firstElementChild!, top: 0, intersecting: true }]);
+    const wideNew = wide('wide-new');
+    shown.before(wideNew);
+    expect(tracker.track(wideNew.firstElementChild!, 'wide-new')).toBe('visible');
+    // Above a row that is not on screen (the analyst scrolled down), a new row waits for them.
+    const lower = document.createElement('tr');
+    lower.innerHTML = '<td>later</td>';
+    rowEls[6]!.before(lower);
+    expect(tracker.track(lower.firstElementChild!, 'later')).toBeNull();
+    // Taken for on screen but above it after all (the page scrolled meanwhile): it goes far.
+    const second = inserted('second');
+    expect(tracker.track(second, 'second')).toBe('visible');
+    fine.fire([{ target: second, top: -5000, intersecting: false }]);
+    expect(far).toEqual([['second']]);
+    await taskEnd();
+  });
+
   // Marks once vanished for good on a re-rendered list, same rows each time: when
   // the end row of a chunk went away, the row that became the new end was often observed
   // already (the other end of a two-row chunk), and observe() reports nothing then. The chunk's
