@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { consume } from './redis-store';
-import type { ClaimKind, ClaimOutcome, LedgerState, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
+import type { ClaimKind, ClaimOutcome, LedgerState, ReplicaBeat, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
 
 interface Expiring<T> {
   value: T;
@@ -25,6 +25,8 @@ interface StateFile {
   ledger: LedgerState | null;
   usage: Record<string, number>;
   lastUsed: Record<string, number>;
+  /** The dashboard's per-day counters (absent in files written before it existed). */
+  days?: Record<string, Expiring<Record<string, number>>>;
 }
 
 export interface EmbeddedStoreOptions {
@@ -44,6 +46,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
   const claims = new Map<string, Expiring<string>>();
   const secrets = new Map<string, Expiring<string>>();
   const buying = new Set<string>();
+  const beats = new Map<string, Expiring<ReplicaBeat>>();
   const events = new EventEmitter();
   const limiters = new Map<string, RateLimiterMemory>();
   let tokens: { mtime: number; list: TokenRecord[] } = { mtime: -1, list: [] };
@@ -211,6 +214,31 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
     },
     async deleteSecret(kind, id) {
       secrets.delete(`${kind}:${id}`);
+    },
+
+    // ----- The team dashboard: per-day counters in the state file, heartbeats in memory -----
+    async addDayStats(day, add, set, keepMs) {
+      const days = (state.days ??= {});
+      for (const [key, entry] of Object.entries(days)) if (entry.expiresAt <= now()) delete days[key];
+      const stats = days[day]?.value ?? {};
+      for (const [field, n] of Object.entries(add)) stats[field] = (stats[field] ?? 0) + n;
+      Object.assign(stats, set);
+      days[day] = { value: stats, expiresAt: now() + keepMs };
+      changed();
+    },
+    async dayStats(days) {
+      const out = new Map<string, Record<string, number>>();
+      for (const day of days) {
+        const stats = live(state.days?.[day]);
+        if (stats) out.set(day, { ...stats });
+      }
+      return out;
+    },
+    async beat(replica, ttlMs) {
+      beats.set(replica.id, { value: { ...replica }, expiresAt: replica.seenAt + ttlMs });
+    },
+    async replicas(at) {
+      return [...beats.values()].flatMap((entry) => (entry.expiresAt > at ? [{ ...entry.value }] : []));
     },
   };
 }

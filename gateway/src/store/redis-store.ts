@@ -11,7 +11,7 @@
 import { createClient, createCluster } from 'redis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AnswerDecoder, encodeAnswer } from './answer-codec';
-import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, SecretKind, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
+import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, ReplicaBeat, SecretKind, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
 
 type Client = ReturnType<typeof createClient> | ReturnType<typeof createCluster>;
 
@@ -31,7 +31,10 @@ export const keys = {
   usage: (day: string, name: string) => `${PREFIX}usage:${day}:${name}`,
   shared: (name: string) => `${PREFIX}shared:${name}`,
   secret: (kind: SecretKind, id: string) => `${PREFIX}secret:${kind}:${id}`,
+  day: (day: string) => `${PREFIX}day:${day}`,
 };
+/** One hash of every replica's last heartbeat (JSON with its own expiry; stale ones pruned on read). */
+const REPLICAS = `${PREFIX}replicas`;
 
 /** SET NX PX, and says whether a buying mark of a vanished holder is there (both keys: one slot). */
 const CLAIM = `
@@ -250,7 +253,56 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     async deleteSecret(kind, id) {
       await client.del(keys.secret(kind, id));
     },
+
+    // ----- The team dashboard: one hash per UTC day, one hash of heartbeats -----
+    async addDayStats(day, add, set, keepMs) {
+      const key = keys.day(day);
+      // Sent in one tick (pipelined on the day's node); each increment is atomic on its own.
+      const writes: Promise<unknown>[] = Object.entries(add)
+        .filter(([, n]) => n !== 0)
+        .map(([field, n]) => client.hIncrBy(key, field, n));
+      const fields = Object.entries(set).map(([field, n]) => [field, String(n)] as [string, string]);
+      if (fields.length) writes.push(client.hSet(key, Object.fromEntries(fields)));
+      if (!writes.length) return;
+      writes.push(client.pExpire(key, keepMs));
+      await Promise.all(writes);
+    },
+    async dayStats(days) {
+      const raws = await Promise.all(days.map((day) => client.hGetAll(keys.day(day))));
+      const out = new Map<string, Record<string, number>>();
+      raws.forEach((raw, i) => {
+        const entries = Object.entries(raw ?? {});
+        if (entries.length) out.set(days[i]!, Object.fromEntries(entries.map(([field, value]) => [field, Number(value)])));
+      });
+      return out;
+    },
+    async beat(replica, ttlMs) {
+      await client.hSet(REPLICAS, replica.id, JSON.stringify({ ...replica, expiresAt: replica.seenAt + ttlMs }));
+    },
+    async replicas(now) {
+      const raw = await client.hGetAll(REPLICAS);
+      const live: ReplicaBeat[] = [];
+      const stale: string[] = [];
+      for (const [id, text] of Object.entries(raw ?? {})) {
+        const beat = parseBeat(text);
+        if (beat && beat.expiresAt > now) live.push({ id: beat.id, host: beat.host, startedAt: beat.startedAt, seenAt: beat.seenAt });
+        else stale.push(id);
+      }
+      if (stale.length) await client.hDel(REPLICAS, stale);
+      return live;
+    },
   };
+}
+
+function parseBeat(text: string): (ReplicaBeat & { expiresAt: number }) | null {
+  try {
+    const beat = JSON.parse(text) as Partial<ReplicaBeat & { expiresAt: number }>;
+    return typeof beat.id === 'string' && typeof beat.host === 'string' && typeof beat.startedAt === 'number' && typeof beat.seenAt === 'number' && typeof beat.expiresAt === 'number'
+      ? (beat as ReplicaBeat & { expiresAt: number })
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function consume(limiter: { consume(key: string): Promise<unknown> }, subject: string): Promise<RateLimitResult> {

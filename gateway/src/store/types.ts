@@ -128,6 +128,27 @@ export interface Store {
   getSecret(kind: SecretKind, id: string): Promise<unknown>;
   takeSecret(kind: SecretKind, id: string): Promise<unknown>;
   deleteSecret(kind: SecretKind, id: string): Promise<void>;
+
+  // ----- The team dashboard: per-day counters and the replicas' heartbeats -----
+  /**
+   * Adds `add` to `day`'s counters and overwrites the `set` ones (last writer wins), one
+   * record per UTC day kept `keepMs` after its last write. Counters are named by DayStats.
+   */
+  addDayStats(day: string, add: Readonly<Record<string, number>>, set: Readonly<Record<string, number>>, keepMs: number): Promise<void>;
+  /** Each asked day's counters (a day nobody wrote, or past its retention, is absent). */
+  dayStats(days: readonly string[]): Promise<Map<string, Record<string, number>>>;
+  /** A replica says it is alive; one that stops saying so is forgotten after `ttlMs`. */
+  beat(replica: ReplicaBeat, ttlMs: number): Promise<void>;
+  /** The replicas whose last beat is younger than its `ttlMs` at `now`, in no particular order. */
+  replicas(now: number): Promise<ReplicaBeat[]>;
+}
+
+export interface ReplicaBeat {
+  /** Random per process start. */
+  id: string;
+  host: string;
+  startedAt: number;
+  seenAt: number;
 }
 
 /** `signin`: a code flow in progress; `session` and `refresh`: a signed-in analyst's tokens. */
