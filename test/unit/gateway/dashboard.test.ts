@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../../lib/api';
 import { ADMIN_MESSAGES } from '../../../gateway/src/dashboard/admin-auth';
 import { DASHBOARD_CSP } from '../../../gateway/src/dashboard/routes';
 import { summarySchema, type Summary } from '../../../gateway/src/dashboard/summary-schema';
@@ -175,6 +176,9 @@ describe('the dashboard summary through the gateway', () => {
       analyst: { name: 'alice', used_today: 3, daily_budget: 50, day: dayOf(Date.now()) },
       team: { used: ledger.usage + ledger.reserved, limit: ledger.limit, reserve_percent: 10, allowed: ledger.limit === null ? null : Math.floor(ledger.limit * 0.9), reserve_reached: false },
     });
+    // The extension's own client reads them, tolerantly, as AccountInfo.team.
+    const account = await createApiClient({ baseUrl: `${origin}/api/v1`, apiKey: alice, authHeader: 'authorization' }).account();
+    expect(account.team).toMatchObject({ analyst: { usedToday: 3, dailyBudget: 50 }, team: { reservePercent: 10, reserveReached: false } });
   });
 });
 
