@@ -10,7 +10,8 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { consume } from './redis-store';
+import { consume, rankMostSeen } from './redis-store';
+import { mergeSighting, pruneSightings, type Sightings } from './sightings';
 import type { ClaimKind, ClaimOutcome, LedgerState, ReplicaBeat, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
 
 interface Expiring<T> {
@@ -25,6 +26,8 @@ interface StateFile {
   ledger: LedgerState | null;
   usage: Record<string, number>;
   lastUsed: Record<string, number>;
+  /** Absent in files written before sightings were kept. */
+  sightings?: Record<string, Expiring<Sightings>>;
   /** The dashboard's per-day counters (absent in files written before it existed). */
   days?: Record<string, Expiring<Record<string, number>>>;
 }
@@ -55,7 +58,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
   const live = <T>(entry: Expiring<T> | undefined): T | undefined => (entry && entry.expiresAt > now() ? entry.value : undefined);
   const flush = () => {
     timer = null;
-    for (const table of [state.answers, state.info]) {
+    for (const table of [state.answers, state.info, state.sightings ?? {}]) {
       for (const [ip, entry] of Object.entries(table)) if (entry.expiresAt <= now()) delete table[ip];
     }
     writeAtomic(statePath, JSON.stringify(state));
@@ -214,6 +217,31 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
     },
     async deleteSecret(kind, id) {
       secrets.delete(`${kind}:${id}`);
+    },
+
+    // Team sightings: kept in state.json with the answers, each record until `ttlMs` after its last.
+    async getAnswersAndSightings(ips) {
+      const answers = new Map<string, StoredAnswer>();
+      const sightings = new Map<string, Sightings>();
+      for (const ip of ips) {
+        const answer = live(state.answers[ip]);
+        if (answer) answers.set(ip, answer);
+        const record = live(state.sightings?.[ip]);
+        if (record) sightings.set(ip, record);
+      }
+      return { answers, sightings };
+    },
+    async recordSightings(entries, cutoff, ttlMs) {
+      if (!entries.length) return;
+      const table = (state.sightings ??= {});
+      for (const { ip, analyst, at } of entries) {
+        table[ip] = { value: mergeSighting(live(table[ip]) ?? null, analyst, at, cutoff), expiresAt: now() + ttlMs };
+      }
+      changed();
+    },
+    async mostSeen(limit, cutoff) {
+      const records = Object.entries(state.sightings ?? {}).map(([ip, entry]) => [ip, pruneSightings(live(entry) ?? null, cutoff)] as const);
+      return rankMostSeen(records, limit);
     },
 
     // ----- The team dashboard: per-day counters in the state file, heartbeats in memory -----

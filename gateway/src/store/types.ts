@@ -5,6 +5,7 @@
  * slot, so nothing spans slots on a cluster.
  */
 import type { IpInfo, Reputation } from '../../../lib/api/types';
+import type { MostSeen, SightingEntry, Sightings } from './sightings';
 
 /** One IP's reputation answer; its ipInfo lives apart (StoredInfo) as it ages slower. */
 export interface StoredAnswer {
@@ -128,6 +129,17 @@ export interface Store {
   getSecret(kind: SecretKind, id: string): Promise<unknown>;
   takeSecret(kind: SecretKind, id: string): Promise<unknown>;
   deleteSecret(kind: SecretKind, id: string): Promise<void>;
+
+  // Team sightings (sightings.ts): who on the team looked an IP up, and when.
+  /** getAnswers, and the same IPs' sighting records, in one read (one MGET on one Redis node). */
+  getAnswersAndSightings(ips: readonly string[]): Promise<{ answers: Map<string, StoredAnswer>; sightings: Map<string, Sightings> }>;
+  /**
+   * Adds sightings atomically per IP (replicas may record the same IP at once): analysts last
+   * seen before `cutoff` are dropped, and a record no one adds to is gone `ttlMs` after its last.
+   */
+  recordSightings(entries: readonly SightingEntry[], cutoff: number, ttlMs: number): Promise<void>;
+  /** The IPs seen by the most analysts since `cutoff` (then the most recently seen), at most `limit`. */
+  mostSeen(limit: number, cutoff: number): Promise<MostSeen[]>;
 
   // ----- The team dashboard: per-day counters and the replicas' heartbeats -----
   /**
