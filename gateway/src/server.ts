@@ -15,7 +15,7 @@ import { BuyOnce, type LookupOutcome, type Resolved } from './buy-once';
 import type { DashboardSettings, GatewayConfig, OidcSettings, SignInSettings } from './config';
 import { identify } from './credentials';
 import { registerDashboard } from './dashboard/routes';
-import { countsOf, TeamStats, type SightingsSource } from './dashboard/team-stats';
+import { countsOf, storeSightings, TeamStats, type SightingsSource } from './dashboard/team-stats';
 import { createMetrics, type Metrics } from './metrics';
 import { dayOf, type Store, type TokenRecord } from './store/types';
 import { TeamLedger } from './team-ledger';
@@ -51,8 +51,10 @@ export interface GatewayParts {
   fetch?: typeof fetch;
   /** The team dashboard (off without an admin token or admin group). */
   dashboard?: DashboardSettings | null;
-  /** Where the dashboard reads the most-seen IPs; absent: that panel says none are kept. */
+  /** Where the dashboard reads the most-seen IPs; absent: the store's, kept `sightingsRetentionMs`; null: none. */
   sightings?: SightingsSource | null;
+  /** How far back the dashboard's most-seen IPs reach (the sightings' retention; default 30 days). */
+  sightingsRetentionMs?: number;
 }
 
 export interface Gateway {
@@ -94,7 +96,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   /** When this replica last marked each token used (see finish). */
   const lastMarked = new Map<string, number>();
   const dashboard: DashboardSettings = parts.dashboard ?? { adminTokenHash: null, adminGroup: null, historyDays: 90 };
-  const stats = new TeamStats({ store, ledger, reservePercent: settings.reservePercent, historyDays: dashboard.historyDays, ssoBudget: parts.oidc?.budget ?? null, now, sightings: parts.sightings ?? null });
+  const stats = new TeamStats({ store, ledger, reservePercent: settings.reservePercent, historyDays: dashboard.historyDays, ssoBudget: parts.oidc?.budget ?? null, now, sightings: parts.sightings === undefined ? storeSightings(store, now, parts.sightingsRetentionMs ?? 30 * 24 * 3600_000) : parts.sightings });
   // The admin group is checked by a verifier of its own: the same provider, another group.
   const adminOidc = parts.oidc && dashboard.adminGroup ? new OidcVerifier({ ...parts.oidc, group: dashboard.adminGroup }, parts.fetch, now) : null;
 

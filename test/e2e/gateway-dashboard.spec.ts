@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ADMIN_MESSAGES } from '../../gateway/src/dashboard/admin-auth';
 import { openEmbeddedStore } from '../../gateway/src/store/embedded-store';
+import type { Store } from '../../gateway/src/store/types';
 import { hashToken } from '../../gateway/src/tokens';
 import { FIXTURES, NOT_FOUND_IPS } from '../sim/dataset';
 import { DEMO_KEY } from '../sim/keys';
@@ -23,6 +24,7 @@ const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdefghijkl';
 
 let sim: Simulator;
 let harness: Harness;
+let store: Store;
 let browser: Browser;
 let origin: string;
 let dir: string;
@@ -32,7 +34,7 @@ let bob: string;
 test.beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'iplens-dashboard-'));
   sim = await startSimulator();
-  const store = openEmbeddedStore({ dir, flushMs: 0 });
+  store = openEmbeddedStore({ dir, flushMs: 0 });
   harness = await startGateway({ store, upstreamUrl: sim.baseUrl, key: DEMO_KEY, dashboard: { adminTokenHash: hashToken(ADMIN_TOKEN), adminGroup: null, historyDays: 30 } });
   await harness.gateway.app.listen({ host: '127.0.0.1', port: 0 });
   origin = `http://127.0.0.1:${(harness.gateway.app.server.address() as { port: number }).port}`;
@@ -60,6 +62,9 @@ test('a SOC lead signs in and reads what the team paid, saved and used', async (
   sim.reset();
   await lookUp(alice, [FIXTURES.critical.ip, FIXTURES.high.ip, FIXTURES.suspicious.ip, FIXTURES.whitelisted.ip, NOT_FOUND_IPS[0]!]);
   await lookUp(bob, [FIXTURES.critical.ip, FIXTURES.high.ip, NOT_FOUND_IPS[0]!, FIXTURES.ipv6.ip]);
+  // Two analysts looked the critical IP up (what the sightings feature records after a lookup).
+  const at = Date.now();
+  await store.recordSightings([{ ip: FIXTURES.critical.ip, analyst: 'alice', at }, { ip: FIXTURES.critical.ip, analyst: 'bob', at }], at - 86_400_000, 86_400_000);
   const charged = sim.requestLog.filter((e) => e.path !== '/account').reduce((total, e) => total + (e.cost ?? 0), 0);
   expect(charged).toBe(5);
 
@@ -100,6 +105,7 @@ test('a SOC lead signs in and reads what the team paid, saved and used', async (
   await page.getByText('Units per day as a table').click();
   const today = new Date().toISOString().slice(0, 10);
   await expect(page.getByRole('row', { name: new RegExp(`^${today} ${charged} 2 3 6$`) })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(`^${FIXTURES.critical.ip.replace(/\./g, '\\.')} 2 critical 95 `) })).toBeVisible();
   await expect(page.locator('[data-stat="store"]')).toContainText('Store: embedded, reachable');
   await expect(page.getByRole('row', { name: /answered this page/ })).toBeVisible();
 

@@ -54,6 +54,16 @@ export interface SightingsSource {
   mostSeen(limit: number): Promise<{ ip: string; analysts: number; lastSeenAt: number | null }[]>;
 }
 
+/** The store's team sightings within `retentionMs` (the sightings' own retention). */
+export function storeSightings(store: Store, now: () => number, retentionMs: number): SightingsSource {
+  return {
+    async mostSeen(limit) {
+      const seen = await store.mostSeen(limit, now() - retentionMs);
+      return seen.map((s) => ({ ip: s.ip, analysts: s.analysts, lastSeenAt: s.last }));
+    },
+  };
+}
+
 export interface TeamStatsOptions {
   store: Store;
   ledger: TeamLedger;

@@ -113,6 +113,17 @@ describe('the dashboard summary through the gateway', () => {
     expect((await bulk(bob, ips)).status).toBe(200);
     expect((await fetch(`${origin}/api/v1/checkIP?ip=${FIXTURES.critical.ip}`, { headers: { 'X-API-Key': bob } })).status).toBe(200);
     const charged = sim.requestLog.filter((e) => e.path !== '/account').reduce((total, e) => total + (e.cost ?? 0), 0);
+    // Sightings are the sightings feature's to record; the dashboard ranks what the store holds.
+    const at = Date.now();
+    await store.recordSightings(
+      [
+        { ip: FIXTURES.critical.ip, analyst: 'alice', at },
+        { ip: FIXTURES.critical.ip, analyst: 'bob', at },
+        { ip: FIXTURES.whitelisted.ip, analyst: 'alice', at },
+      ],
+      at - 30 * DAY,
+      30 * DAY,
+    );
 
     const { response, body } = await summary(ADMIN_TOKEN);
     expect(response.status).toBe(200);
@@ -134,7 +145,10 @@ describe('the dashboard summary through the gateway', () => {
     expect(today.quotaUsed).toBe(ledger.usage + ledger.reserved);
     expect(s.replicas).toEqual([expect.objectContaining({ self: true })]);
     expect(s.store).toMatchObject({ kind: 'embedded', ok: true });
-    expect(s.mostSeen).toBeNull();
+    expect(s.mostSeen).toEqual([
+      { ip: FIXTURES.critical.ip, analysts: 2, lastSeenAt: new Date(at).toISOString(), severity: 'critical', score: 95 },
+      { ip: FIXTURES.whitelisted.ip, analysts: 1, lastSeenAt: new Date(at).toISOString(), severity: 'whitelisted', score: expect.any(Number) },
+    ]);
   });
 
   it('refuses without a token (401), with an analyst token or a wrong one (403), each saying why', async () => {

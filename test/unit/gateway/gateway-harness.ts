@@ -56,7 +56,7 @@ export async function startGateway(options: {
     store: options.store,
     ...options.upstream,
   });
-  const gateway = await createGateway({ settings: { ...TEST_SETTINGS, ...options.settings }, store: options.store, upstream, logger, pollMs: 50, oidc: options.oidc ?? null, signIn: options.signIn ?? null, dashboard: options.dashboard ?? null, sightings: options.sightings ?? null, ...(options.now ? { now: options.now } : {}) });
+  const gateway = await createGateway({ settings: { ...TEST_SETTINGS, ...options.settings }, store: options.store, upstream, logger, pollMs: 50, oidc: options.oidc ?? null, signIn: options.signIn ?? null, dashboard: options.dashboard ?? null, ...(options.sightings !== undefined ? { sightings: options.sightings } : {}), ...(options.now ? { now: options.now } : {}) });
   return { gateway, logs };
 }
 
