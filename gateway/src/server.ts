@@ -53,6 +53,8 @@ export interface GatewayParts {
   dashboard?: DashboardSettings | null;
   /** Where the dashboard reads the most-seen IPs; absent: the store's, kept `sightingsRetentionMs`; null: none. */
   sightings?: SightingsSource | null;
+  /** How often each replica beats and writes its dashboard counters (default 10 s). */
+  statsEveryMs?: number;
   /** How far back the dashboard's most-seen IPs reach (the sightings' retention; default 30 days). */
   sightingsRetentionMs?: number;
 }
@@ -96,7 +98,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   /** When this replica last marked each token used (see finish). */
   const lastMarked = new Map<string, number>();
   const dashboard: DashboardSettings = parts.dashboard ?? { adminTokenHash: null, adminGroup: null, historyDays: 90 };
-  const stats = new TeamStats({ store, ledger, reservePercent: settings.reservePercent, historyDays: dashboard.historyDays, ssoBudget: parts.oidc?.budget ?? null, now, sightings: parts.sightings === undefined ? storeSightings(store, now, parts.sightingsRetentionMs ?? 30 * 24 * 3600_000) : parts.sightings });
+  const stats = new TeamStats({ store, ledger, reservePercent: settings.reservePercent, historyDays: dashboard.historyDays, ssoBudget: parts.oidc?.budget ?? null, now, ...(parts.statsEveryMs ? { everyMs: parts.statsEveryMs } : {}), sightings: parts.sightings === undefined ? storeSightings(store, now, parts.sightingsRetentionMs ?? 30 * 24 * 3600_000) : parts.sightings });
   // The admin group is checked by a verifier of its own: the same provider, another group.
   const adminOidc = parts.oidc && dashboard.adminGroup ? new OidcVerifier({ ...parts.oidc, group: dashboard.adminGroup }, parts.fetch, now) : null;
 
@@ -226,7 +228,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       lastMarked.set(token.name, at);
       void store.recordUse(token.name, dayOf(at), 0, at).catch(() => 0);
     }
-    void stats.record(token.name, ips, countsOf(outcome));
+    stats.record(token.name, ips, countsOf(outcome));
     request.log.info({ audit: 'lookup', route: request.routeOptions.url, token: token.name, ips, units: outcome.units, hits: outcome.hits, coalesced: outcome.coalesced, misses }, 'lookup');
   }
 
@@ -347,7 +349,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       // Every address found is an answer the team has paid for: share it like a bulk answer.
       await store.putAnswers(subnet.items.map(({ ipInfo: _info, ...data }) => ({ ip: data.ip, answer: { status: 'found' as const, data, fetchedAt: at }, ttlMs: settings.ttls.foundMs })));
       await store.recordUse(token.name, dayOf(at), spent, at);
-      void stats.record(token.name, subnet.items.length, { paid: spent, saved: 0, hits: 0, misses: subnet.items.length });
+      stats.record(token.name, subnet.items.length, { paid: spent, saved: 0, hits: 0, misses: subnet.items.length });
       request.log.info({ audit: 'lookup', route: '/api/v1/checkSubnet', token: token.name, ips: subnet.summary?.total ?? null, units: spent, hits: 0, coalesced: 0, misses: spent }, 'lookup');
       reply.header('X-Cache', 'miss').header('X-Cache-Age', '0');
       const s = subnet.summary;
@@ -480,11 +482,11 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     stats,
     async close() {
       draining = true;
-      stats.stop();
       const closing = app.close();
       // Connections that went idle after their last answer are closed as they appear.
       const sweep = setInterval(() => app.server.closeIdleConnections?.(), 100);
       await closing.finally(() => clearInterval(sweep));
+      await stats.stop();
       await core.stop();
       await store.close();
     },

@@ -14,7 +14,11 @@ import type { TeamLedger } from '../team-ledger';
 import { summarySchema, type AnalystRow, type DayRow, type Summary } from './summary-schema';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How often each replica says it is alive, and how long the store believes it. */
+/**
+ * How often each replica says it is alive and writes the counters it gathered (a lookup adds to
+ * memory only: no store command on the answer's path, one write per day per interval however
+ * busy the team), and how long the store believes a replica that stopped.
+ */
 export const BEAT_EVERY_MS = 10_000;
 export const BEAT_TTL_MS = 3 * BEAT_EVERY_MS;
 
@@ -73,12 +77,16 @@ export interface TeamStatsOptions {
   ssoBudget: number | null;
   now: () => number;
   sightings?: SightingsSource | null;
+  /** Beat and write interval (tests stretch it so no timer lands inside a measurement). */
+  everyMs?: number;
 }
 
 export class TeamStats {
   readonly replicaId = randomUUID();
   private readonly startedAt: number;
   private timer: NodeJS.Timeout | null = null;
+  /** Counters gathered since the last write, per UTC day. */
+  private pending = new Map<string, Record<string, number>>();
 
   constructor(private readonly o: TeamStatsOptions) {
     this.startedAt = o.now();
@@ -88,10 +96,28 @@ export class TeamStats {
     return this.o.historyDays * DAY_MS;
   }
 
-  /** Adds one answered request to its day (analyst `name` asked `ips` IPs). Never throws. */
-  async record(name: string, ips: number, counts: LookupCounts): Promise<void> {
-    const add: Record<string, number> = { [F.paid]: counts.paid, [F.saved]: counts.saved, [F.hits]: counts.hits, [F.misses]: counts.misses, [unitsOf(name)]: counts.paid, [ipsOf(name)]: ips };
-    await this.o.store.addDayStats(dayOf(this.o.now()), add, {}, this.keepMs).catch(() => {});
+  /** Adds one answered request to its day (analyst `name` asked `ips` IPs), in memory until flush. */
+  record(name: string, ips: number, counts: LookupCounts): void {
+    const day = dayOf(this.o.now());
+    let add = this.pending.get(day);
+    if (!add) this.pending.set(day, (add = {}));
+    const fields: [string, number][] = [[F.paid, counts.paid], [F.saved, counts.saved], [F.hits, counts.hits], [F.misses, counts.misses], [unitsOf(name), counts.paid], [ipsOf(name), ips]];
+    for (const [field, n] of fields) add[field] = (add[field] ?? 0) + n;
+  }
+
+  /** Writes the gathered counters; a failed write keeps them for the next try. Never throws. */
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    await Promise.all(
+      [...batch].map(([day, add]) =>
+        this.o.store.addDayStats(day, add, {}, this.keepMs).catch(() => {
+          const kept = this.pending.get(day) ?? {};
+          for (const [field, n] of Object.entries(add)) kept[field] = (kept[field] ?? 0) + n;
+          this.pending.set(day, kept);
+        }),
+      ),
+    );
   }
 
   /** Today's quota snapshot from the ledger every replica shares. */
@@ -106,17 +132,20 @@ export class TeamStats {
   /** Beats now and every BEAT_EVERY_MS (with a quota snapshot) until stop(). */
   start(): void {
     const beat = async () => {
+      await this.flush();
       await this.o.store.beat({ id: this.replicaId, host: hostname(), startedAt: this.startedAt, seenAt: this.o.now() }, BEAT_TTL_MS).catch(() => {});
       await this.snapshotQuota();
     };
     void beat();
-    this.timer = setInterval(() => void beat(), BEAT_EVERY_MS);
+    this.timer = setInterval(() => void beat(), this.o.everyMs ?? BEAT_EVERY_MS);
     this.timer.unref();
   }
 
-  stop(): void {
+  /** Stops the timer and writes what is left. */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.flush();
   }
 
   /** The last `days` UTC days, oldest first (today included), at most the retention. */
@@ -133,6 +162,7 @@ export class TeamStats {
       () => false,
     );
     const latencyMs = storeOk ? Math.round((performance.now() - pingStart) * 10) / 10 : null;
+    await this.flush();
     const ledgerState = await ledger.current().catch(() => store.getLedger().catch(() => null));
     await this.snapshotQuota(ledgerState);
     const [stats, tokens, replicas, mostSeen] = await Promise.all([
