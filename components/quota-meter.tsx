@@ -54,6 +54,12 @@ export function QuotaMeter({ quota, now, refreshing, onRefresh, onRendered, fail
           {refreshing ? 'Refreshing…' : 'Refresh quota'}
         </button>
       </div>
+      {view.team && (
+        <ul class="quota-team" aria-label="Your budget and the team's pool">
+          <li class="quota-small">{view.team.budget}</li>
+          <li class="quota-small">{view.team.pool}</li>
+        </ul>
+      )}
       {!calm && <p class="quota-meaning">{view.meaning}</p>}
       <details class="quota-more">
         <summary>Quota details</summary>

@@ -3,6 +3,7 @@
  * checked here, and a bad one stops the start with a message naming it, so an operator never
  * finds a typo hours later as a strange behaviour.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from '../../lib/zod';
 
@@ -35,7 +36,21 @@ export interface GatewayConfig {
   oidc: OidcSettings | null;
   /** "Sign in with your organisation": the gateway as a confidential client; null: off. */
   signIn: SignInSettings | null;
+  /** The team dashboard: who may open it and how long its history is kept. */
+  dashboard: DashboardSettings;
 }
+
+export interface DashboardSettings {
+  /** SHA-256 (hex) of the admin token; null: no token opens the dashboard. */
+  adminTokenHash: string | null;
+  /** Signed-in users of this group (single sign-on's group claim) open it too; null: none. */
+  adminGroup: string | null;
+  /** Days of per-day counters kept. */
+  historyDays: number;
+}
+
+/** An admin token shorter than this is refused at start: it guards the whole team's usage. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
 
 /** The extension's identity redirect URLs: Chromium's and Firefox's launchWebAuthFlow targets. */
 export const EXTENSION_REDIRECTS = [/^https:\/\/[a-p]{32}\.chromiumapp\.org\//, /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\//];
@@ -130,6 +145,10 @@ const envSchema = z.object({
     .pipe(z.array(z.url({ protocol: /^https$/, error: 'each must be an https extension redirect URL' })).nullable()),
   GATEWAY_SESSION_TTL_S: positiveSeconds(15 * 60),
   GATEWAY_SIGN_IN_MAX_S: positiveSeconds(12 * HOUR_S),
+  GATEWAY_ADMIN_TOKEN: z.string().trim().min(1).optional(),
+  GATEWAY_ADMIN_TOKEN_FILE: z.string().trim().min(1).optional(),
+  GATEWAY_OIDC_ADMIN_GROUP: z.string().trim().min(1).optional(),
+  GATEWAY_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -171,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
       ? { cert: readSecretFile('GATEWAY_TLS_CERT', e.GATEWAY_TLS_CERT), key: readSecretFile('GATEWAY_TLS_KEY', e.GATEWAY_TLS_KEY) }
       : null;
   return {
+    dashboard: dashboardSettings(e),
     oidc: oidcSettings(e),
     signIn: signInSettings(e),
     upstreamUrl: e.GATEWAY_UPSTREAM_URL.replace(/\/+$/, ''),
@@ -241,5 +261,19 @@ function signInSettings(e: z.infer<typeof envSchema>): SignInSettings | null {
     redirects: e.GATEWAY_SIGN_IN_REDIRECTS,
     sessionTtlMs: e.GATEWAY_SESSION_TTL_S * 1000,
     signInMaxMs: e.GATEWAY_SIGN_IN_MAX_S * 1000,
+  };
+}
+
+function dashboardSettings(e: z.infer<typeof envSchema>): DashboardSettings {
+  if (e.GATEWAY_ADMIN_TOKEN && e.GATEWAY_ADMIN_TOKEN_FILE) throw new ConfigError('GATEWAY_ADMIN_TOKEN and GATEWAY_ADMIN_TOKEN_FILE are both set: set one.');
+  const token = e.GATEWAY_ADMIN_TOKEN ?? (e.GATEWAY_ADMIN_TOKEN_FILE ? readSecretFile('GATEWAY_ADMIN_TOKEN_FILE', e.GATEWAY_ADMIN_TOKEN_FILE) : '');
+  if (token && token.length < ADMIN_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(`GATEWAY_ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (for example: openssl rand -base64 32).`);
+  }
+  if (e.GATEWAY_OIDC_ADMIN_GROUP && !e.GATEWAY_OIDC_ISSUER) throw new ConfigError('GATEWAY_OIDC_ADMIN_GROUP is set but single sign-on is off: set GATEWAY_OIDC_ISSUER and GATEWAY_OIDC_AUDIENCE too.');
+  return {
+    adminTokenHash: token ? createHash('sha256').update(token, 'utf8').digest('hex') : null,
+    adminGroup: e.GATEWAY_OIDC_ADMIN_GROUP ?? null,
+    historyDays: e.GATEWAY_HISTORY_DAYS,
   };
 }

@@ -73,9 +73,9 @@ async function serve(): Promise<void> {
   const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] });
   const store = await openStore(config, (error) => logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, 'store connection error'));
   const upstream = createUpstream({ baseUrl: config.upstreamUrl, apiKey: config.upstreamKey, timeoutMs: config.upstreamTimeoutMs, store });
-  const gateway = await createGateway({ settings: config, store, upstream, logger, https: config.tls, oidc: config.oidc, signIn: config.signIn });
+  const gateway = await createGateway({ settings: config, store, upstream, logger, https: config.tls, oidc: config.oidc, signIn: config.signIn, dashboard: config.dashboard });
   await gateway.app.listen({ host: config.host, port: config.port });
-  logger.info({ store: store.kind, upstream: new URL(config.upstreamUrl).origin, tls: !!config.tls, sso: config.oidc ? config.oidc.issuer : false }, 'gateway listening');
+  logger.info({ store: store.kind, upstream: new URL(config.upstreamUrl).origin, tls: !!config.tls, sso: config.oidc ? config.oidc.issuer : false, dashboard: !!(config.dashboard.adminTokenHash || config.dashboard.adminGroup) }, 'gateway listening');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -12,8 +12,10 @@ import { ApiError } from '../../lib/api/errors';
 import { limitsFromAccount } from '../../lib/api/account-limits';
 import { lookupSkipReason, toLookupForm } from '../../lib/ip';
 import { BuyOnce, type LookupOutcome, type Resolved } from './buy-once';
-import type { GatewayConfig, OidcSettings, SignInSettings } from './config';
+import type { DashboardSettings, GatewayConfig, OidcSettings, SignInSettings } from './config';
 import { identify } from './credentials';
+import { registerDashboard } from './dashboard/routes';
+import { countsOf, storeSightings, TeamStats, type SightingsSource } from './dashboard/team-stats';
 import { createMetrics, type Metrics } from './metrics';
 import { dayOf, type Store, type TokenRecord } from './store/types';
 import { TeamLedger } from './team-ledger';
@@ -47,6 +49,14 @@ export interface GatewayParts {
   signIn?: SignInSettings | null;
   /** How the gateway reaches the identity provider (tests pass their own). */
   fetch?: typeof fetch;
+  /** The team dashboard (off without an admin token or admin group). */
+  dashboard?: DashboardSettings | null;
+  /** Where the dashboard reads the most-seen IPs; absent: the store's, kept `sightingsRetentionMs`; null: none. */
+  sightings?: SightingsSource | null;
+  /** How often each replica beats and writes its dashboard counters (default 10 s). */
+  statsEveryMs?: number;
+  /** How far back the dashboard's most-seen IPs reach (the sightings' retention; default 30 days). */
+  sightingsRetentionMs?: number;
 }
 
 export interface Gateway {
@@ -54,6 +64,7 @@ export interface Gateway {
   core: BuyOnce;
   ledger: TeamLedger;
   metrics: Metrics;
+  stats: TeamStats;
   /** Stops taking requests, drains those in flight, then closes the store. */
   close(): Promise<void>;
 }
@@ -86,6 +97,10 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   const sessions = parts.oidc && parts.signIn ? new Sessions(store, parts.oidc, parts.signIn, now) : null;
   /** When this replica last marked each token used (see finish). */
   const lastMarked = new Map<string, number>();
+  const dashboard: DashboardSettings = parts.dashboard ?? { adminTokenHash: null, adminGroup: null, historyDays: 90 };
+  const stats = new TeamStats({ store, ledger, reservePercent: settings.reservePercent, historyDays: dashboard.historyDays, ssoBudget: parts.oidc?.budget ?? null, now, ...(parts.statsEveryMs ? { everyMs: parts.statsEveryMs } : {}), sightings: parts.sightings === undefined ? storeSightings(store, now, parts.sightingsRetentionMs ?? 30 * 24 * 3600_000) : parts.sightings });
+  // The admin group is checked by a verifier of its own: the same provider, another group.
+  const adminOidc = parts.oidc && dashboard.adminGroup ? new OidcVerifier({ ...parts.oidc, group: dashboard.adminGroup }, parts.fetch, now) : null;
 
   const app = Fastify({
     loggerInstance: logger,
@@ -213,6 +228,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       lastMarked.set(token.name, at);
       void store.recordUse(token.name, dayOf(at), 0, at).catch(() => 0);
     }
+    stats.record(token.name, ips, countsOf(outcome));
     request.log.info({ audit: 'lookup', route: request.routeOptions.url, token: token.name, ips, units: outcome.units, hits: outcome.hits, coalesced: outcome.coalesced, misses }, 'lookup');
   }
 
@@ -333,6 +349,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       // Every address found is an answer the team has paid for: share it like a bulk answer.
       await store.putAnswers(subnet.items.map(({ ipInfo: _info, ...data }) => ({ ip: data.ip, answer: { status: 'found' as const, data, fetchedAt: at }, ttlMs: settings.ttls.foundMs })));
       await store.recordUse(token.name, dayOf(at), spent, at);
+      stats.record(token.name, subnet.items.length, { paid: spent, saved: 0, hits: 0, misses: subnet.items.length });
       request.log.info({ audit: 'lookup', route: '/api/v1/checkSubnet', token: token.name, ips: subnet.summary?.total ?? null, units: spent, hits: 0, coalesced: 0, misses: spent }, 'lookup');
       reply.header('X-Cache', 'miss').header('X-Cache-Age', '0');
       const s = subnet.summary;
@@ -383,6 +400,8 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     }));
     const usage = await guardStore(() => store.usageOf(token.name, dayOf(now())));
     const organization = ledger.lastAccount ? limitsFromAccount(ledger.lastAccount) : null;
+    const teamUsed = state.usage + state.reserved;
+    const allowed = ledger.allowed(state);
     return {
       counts_toward_quota: false,
       request_cost: 0,
@@ -404,8 +423,22 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
         source: organization?.scope === 'key' ? 'gateway (organisation key limit)' : 'gateway',
         unlimited: state.limit === null,
       },
+      // Additive, read by the extension's quota meter on a team; the API has no such field.
+      gateway: {
+        analyst: { name: token.name, used_today: usage, daily_budget: token.budget, day: dayOf(now()) },
+        team: {
+          used: teamUsed,
+          limit: state.limit,
+          reserve_percent: settings.reservePercent,
+          allowed: allowed === null ? null : Math.floor(allowed),
+          reserve_reached: allowed !== null && teamUsed >= Math.floor(allowed),
+        },
+      },
     };
   }
+
+  registerDashboard(app, { checks: { settings: dashboard, store, adminOidc, now }, stats, store });
+  stats.start();
 
   registerSignIn(app, { store, sessions, oidc: parts.oidc ?? null, signIn: parts.signIn ?? null, now, ...(parts.fetch ? { fetch: parts.fetch } : {}) });
 
@@ -446,12 +479,14 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     core,
     ledger,
     metrics,
+    stats,
     async close() {
       draining = true;
       const closing = app.close();
       // Connections that went idle after their last answer are closed as they appear.
       const sweep = setInterval(() => app.server.closeIdleConnections?.(), 100);
       await closing.finally(() => clearInterval(sweep));
+      await stats.stop();
       await core.stop();
       await store.close();
     },

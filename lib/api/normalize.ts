@@ -3,7 +3,7 @@
  * with the service's variations. Text stays text: it is rendered with textContent, never HTML.
  */
 import { describeIssue } from './parse';
-import { bulkResultSchema, WHITELISTED_MESSAGE } from './schemas';
+import { bulkResultSchema, gatewayAccountSchema, WHITELISTED_MESSAGE } from './schemas';
 import type {
   WireAccount,
   WireApiKeyInfo,
@@ -22,6 +22,7 @@ import type {
   IpInfo,
   Reputation,
   SubnetLookup,
+  TeamQuota,
   TestKeyResult,
   ThreatLevel,
   WhitelistInfo,
@@ -166,9 +167,22 @@ export function normalizeTestKey(body: WireTestKey): TestKeyResult {
   };
 }
 
+/** The gateway's team fields when well formed; a malformed one is dropped, the account kept. */
+function teamQuotaOf(raw: unknown): TeamQuota | null {
+  const parsed = gatewayAccountSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  const { analyst, team } = parsed.data;
+  return {
+    analyst: { usedToday: analyst.used_today, dailyBudget: analyst.daily_budget, day: analyst.day },
+    team: { used: team.used, limit: team.limit, reservePercent: team.reserve_percent, allowed: team.allowed, reserveReached: team.reserve_reached },
+  };
+}
+
 export function normalizeAccount(body: WireAccount): AccountInfo {
   const quota = body.organization_quota;
+  const team = body.gateway === undefined ? null : teamQuotaOf(body.gateway);
   return {
+    ...(team ? { team } : {}),
     organizationId: orNull(body.organization_id),
     key: normalizeKeyInfo(body.api_key),
     organization: quota

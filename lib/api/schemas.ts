@@ -123,12 +123,27 @@ export const organizationQuotaSchema = z.object({
   unlimited: z.boolean().nullish(),
 });
 
+const count = z.number().int().nonnegative();
+
+/** A team gateway's additive /account field; anything else there is ignored, never an error. */
+export const gatewayAccountSchema = z.object({
+  analyst: z.object({ used_today: count, daily_budget: count.nullable(), day: z.string() }),
+  team: z.object({
+    used: count,
+    limit: count.nullable(),
+    reserve_percent: z.number().min(0).max(100),
+    allowed: count.nullable(),
+    reserve_reached: z.boolean(),
+  }),
+});
+
 export const accountSchema = z.object({
   counts_toward_quota: z.boolean().nullish(),
   request_cost: optionalNumber,
   organization_id: optionalText,
   api_key: apiKeyInfoSchema,
   organization_quota: organizationQuotaSchema.nullish(),
+  gateway: z.unknown().optional(),
 });
 
 export const subnetLookupSchema = z.object({

@@ -148,11 +148,31 @@ export interface OrganizationQuota {
   unlimited: boolean;
 }
 
+/**
+ * What a team gateway adds to /account (the public API sends nothing of the kind): the
+ * analyst's own daily budget, and the team's shared pool with the reserve the gateway keeps.
+ */
+export interface TeamQuota {
+  analyst: { usedToday: number; dailyBudget: number | null; day: string };
+  team: {
+    used: number;
+    /** null: unlimited. */
+    limit: number | null;
+    reservePercent: number;
+    /** Units the gateway's purchases may reach (limit minus reserve); null: no ceiling. */
+    allowed: number | null;
+    /** The gateway buys nothing more, for anyone, until the quota resets. */
+    reserveReached: boolean;
+  };
+}
+
 /** From the free `/account` call. */
 export interface AccountInfo {
   organizationId: string | null;
   key: ApiKeyInfo;
   organization: OrganizationQuota | null;
+  /** Only through a team gateway. */
+  team?: TeamQuota;
 }
 
 /** From `test-key` (costs one request). */

@@ -89,6 +89,7 @@ export class QuotaGuard {
       scope: limits.scope,
       localCost: 0,
       refreshedAt: this.clock.now(),
+      team: account.team ?? null,
     };
     const room = next.unlimited || next.limit === null || remainingOf(next) > 0;
     if (room) {
@@ -181,6 +182,7 @@ export class QuotaGuard {
       pendingLocalCost: ledger.localCost,
       refreshedAt: ledger.refreshedAt,
       detail: ledger.detail,
+      team: ledger.team,
     };
   }
 

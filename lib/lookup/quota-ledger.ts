@@ -5,6 +5,7 @@
  */
 import { z } from '../zod';
 import type { QuotaScope } from '../api/account-limits';
+import type { TeamQuota } from '../api/types';
 
 export { limitsFromAccount, type AccountLimits } from '../api/account-limits';
 
@@ -26,6 +27,8 @@ export interface QuotaLedger {
   /** A 403 usage-limit was seen; lifted only by a refresh that shows room. */
   blocked: boolean;
   detail: string | null;
+  /** Through a team gateway: the analyst's budget and the team's pool at the last refresh. */
+  team: TeamQuota | null;
 }
 
 const ledgerSchema = z.object({
@@ -40,6 +43,15 @@ const ledgerSchema = z.object({
   refreshedAt: z.number().nullable(),
   blocked: z.boolean(),
   detail: z.string().nullable(),
+  // Absent in ledgers saved before it existed, or malformed: shown again after the next refresh.
+  team: z
+    .object({
+      analyst: z.object({ usedToday: z.number(), dailyBudget: z.number().nullable(), day: z.string() }),
+      team: z.object({ used: z.number(), limit: z.number().nullable(), reservePercent: z.number(), allowed: z.number().nullable(), reserveReached: z.boolean() }),
+    })
+    .nullable()
+    .default(null)
+    .catch(null),
 });
 
 export function parseLedger(raw: unknown): QuotaLedger | null {
@@ -59,6 +71,7 @@ export function emptyLedger(identity: string): QuotaLedger {
     refreshedAt: null,
     blocked: false,
     detail: null,
+    team: null,
   };
 }
 

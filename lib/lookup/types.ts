@@ -4,7 +4,7 @@
  * cross the messaging boundary unchanged.
  */
 import type { ApiErrorData } from '../api/errors';
-import type { Reputation } from '../api/types';
+import type { Reputation, TeamQuota } from '../api/types';
 import type { IpClass } from '../ip/types';
 
 /** Who asked: page scans are automatic and respect the quota reserve; manual ones may use it. */
@@ -47,6 +47,8 @@ export interface QuotaSnapshot {
   refreshedAt: number | null;
   /** Why the state is what it is (e.g. the server's 403 text), for display. */
   detail: string | null;
+  /** Through a team gateway: the analyst's budget and the team's pool (absent: no gateway). */
+  team?: TeamQuota | null;
 }
 
 export interface LookupStatus {

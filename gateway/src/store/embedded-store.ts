@@ -10,8 +10,9 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { consume } from './redis-store';
-import type { ClaimKind, ClaimOutcome, LedgerState, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
+import { consume, rankMostSeen } from './redis-store';
+import { mergeSighting, pruneSightings, type Sightings } from './sightings';
+import type { ClaimKind, ClaimOutcome, LedgerState, ReplicaBeat, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
 
 interface Expiring<T> {
   value: T;
@@ -25,6 +26,10 @@ interface StateFile {
   ledger: LedgerState | null;
   usage: Record<string, number>;
   lastUsed: Record<string, number>;
+  /** Absent in files written before sightings were kept. */
+  sightings?: Record<string, Expiring<Sightings>>;
+  /** The dashboard's per-day counters (absent in files written before it existed). */
+  days?: Record<string, Expiring<Record<string, number>>>;
 }
 
 export interface EmbeddedStoreOptions {
@@ -44,6 +49,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
   const claims = new Map<string, Expiring<string>>();
   const secrets = new Map<string, Expiring<string>>();
   const buying = new Set<string>();
+  const beats = new Map<string, Expiring<ReplicaBeat>>();
   const events = new EventEmitter();
   const limiters = new Map<string, RateLimiterMemory>();
   let tokens: { mtime: number; list: TokenRecord[] } = { mtime: -1, list: [] };
@@ -52,7 +58,7 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
   const live = <T>(entry: Expiring<T> | undefined): T | undefined => (entry && entry.expiresAt > now() ? entry.value : undefined);
   const flush = () => {
     timer = null;
-    for (const table of [state.answers, state.info]) {
+    for (const table of [state.answers, state.info, state.sightings ?? {}]) {
       for (const [ip, entry] of Object.entries(table)) if (entry.expiresAt <= now()) delete table[ip];
     }
     writeAtomic(statePath, JSON.stringify(state));
@@ -211,6 +217,56 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): Store {
     },
     async deleteSecret(kind, id) {
       secrets.delete(`${kind}:${id}`);
+    },
+
+    // Team sightings: kept in state.json with the answers, each record until `ttlMs` after its last.
+    async getAnswersAndSightings(ips) {
+      const answers = new Map<string, StoredAnswer>();
+      const sightings = new Map<string, Sightings>();
+      for (const ip of ips) {
+        const answer = live(state.answers[ip]);
+        if (answer) answers.set(ip, answer);
+        const record = live(state.sightings?.[ip]);
+        if (record) sightings.set(ip, record);
+      }
+      return { answers, sightings };
+    },
+    async recordSightings(entries, cutoff, ttlMs) {
+      if (!entries.length) return;
+      const table = (state.sightings ??= {});
+      for (const { ip, analyst, at } of entries) {
+        table[ip] = { value: mergeSighting(live(table[ip]) ?? null, analyst, at, cutoff), expiresAt: now() + ttlMs };
+      }
+      changed();
+    },
+    async mostSeen(limit, cutoff) {
+      const records = Object.entries(state.sightings ?? {}).map(([ip, entry]) => [ip, pruneSightings(live(entry) ?? null, cutoff)] as const);
+      return rankMostSeen(records, limit);
+    },
+
+    // ----- The team dashboard: per-day counters in the state file, heartbeats in memory -----
+    async addDayStats(day, add, set, keepMs) {
+      const days = (state.days ??= {});
+      for (const [key, entry] of Object.entries(days)) if (entry.expiresAt <= now()) delete days[key];
+      const stats = days[day]?.value ?? {};
+      for (const [field, n] of Object.entries(add)) stats[field] = (stats[field] ?? 0) + n;
+      Object.assign(stats, set);
+      days[day] = { value: stats, expiresAt: now() + keepMs };
+      changed();
+    },
+    async dayStats(days) {
+      const out = new Map<string, Record<string, number>>();
+      for (const day of days) {
+        const stats = live(state.days?.[day]);
+        if (stats) out.set(day, { ...stats });
+      }
+      return out;
+    },
+    async beat(replica, ttlMs) {
+      beats.set(replica.id, { value: { ...replica }, expiresAt: replica.seenAt + ttlMs });
+    },
+    async replicas(at) {
+      return [...beats.values()].flatMap((entry) => (entry.expiresAt > at ? [{ ...entry.value }] : []));
     },
   };
 }

@@ -11,7 +11,8 @@
 import { createClient, createCluster } from 'redis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AnswerDecoder, encodeAnswer } from './answer-codec';
-import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, SecretKind, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
+import { decodeSightings, pruneSightings, type MostSeen, type Sightings } from './sightings';
+import type { ClaimKind, ClaimOutcome, LedgerState, RateLimitResult, ReplicaBeat, SecretKind, Store, StoredAnswer, StoredInfo, TokenRecord, TokenState } from './types';
 
 type Client = ReturnType<typeof createClient> | ReturnType<typeof createCluster>;
 
@@ -31,7 +32,14 @@ export const keys = {
   usage: (day: string, name: string) => `${PREFIX}usage:${day}:${name}`,
   shared: (name: string) => `${PREFIX}shared:${name}`,
   secret: (kind: SecretKind, id: string) => `${PREFIX}secret:${kind}:${id}`,
+  sightings: (ip: string) => `${PREFIX}{${ip}}:s`,
+  /** The most-seen index: IP → its analysts' count, and IP → its last sighting (one slot). */
+  seenCount: `${PREFIX}{seen}:n`,
+  seenLast: `${PREFIX}{seen}:t`,
+  day: (day: string) => `${PREFIX}day:${day}`,
 };
+/** One hash of every replica's last heartbeat (JSON with its own expiry; stale ones pruned on read). */
+const REPLICAS = `${PREFIX}replicas`;
 
 /** SET NX PX, and says whether a buying mark of a vanished holder is there (both keys: one slot). */
 const CLAIM = `
@@ -61,6 +69,78 @@ const SETTLE = `
 redis.call('HINCRBY', KEYS[1], 'reserved', -tonumber(ARGV[1]))
 redis.call('HINCRBY', KEYS[1], 'usage', tonumber(ARGV[2]))
 if tonumber(redis.call('HGET', KEYS[1], 'reserved')) < 0 then redis.call('HSET', KEYS[1], 'reserved', 0) end
+return 1`;
+
+/**
+ * Merges sightings into IP records (sightings.ts's mergeSighting, in Lua so that two replicas
+ * recording one IP at once both count). KEYS: the IPs' sighting keys, then, when ARGV[3] is
+ * '1', the two most-seen index keys (one Redis node: all in one script). ARGV: cutoff, TTL ms,
+ * index flag, then per key its IP, analyst and time. Returns each IP's analysts' count.
+ */
+const SIGHT = `
+local cutoff, ttl, indexed = tonumber(ARGV[1]), ARGV[2], ARGV[3] == '1'
+local n = #KEYS
+if indexed then n = n - 2 end
+local counts = {}
+for k = 1, n do
+  local ip, analyst, at = ARGV[1 + 3 * k], ARGV[2 + 3 * k], tonumber(ARGV[3 + 3 * k])
+  local raw = redis.call('GET', KEYS[k])
+  local ok, rec = false, nil
+  if raw then ok, rec = pcall(cjson.decode, raw) end
+  local out, count, oldest, mine = {}, 0, math.huge, false
+  local first = at
+  if ok and type(rec) == 'table' and type(rec[1]) == 'number' then
+    for i = 2, #rec - 1, 2 do
+      local name, last = rec[i], rec[i + 1]
+      if type(name) == 'string' and type(last) == 'number' and last >= cutoff then
+        if name == analyst then
+          mine = true
+          if at > last then last = at end
+        end
+        out[#out + 1] = name
+        out[#out + 1] = last
+        count = count + 1
+        if last < oldest then oldest = last end
+      end
+    end
+    if count > 0 then
+      first = oldest
+      if rec[1] >= cutoff and rec[1] < oldest then first = rec[1] end
+      if at < first then first = at end
+    end
+  end
+  if not mine then
+    out[#out + 1] = analyst
+    out[#out + 1] = at
+    count = count + 1
+  end
+  table.insert(out, 1, first)
+  redis.call('SET', KEYS[k], cjson.encode(out), 'PX', ttl)
+  counts[k] = count
+  if indexed then
+    redis.call('ZADD', KEYS[n + 1], count, ip)
+    redis.call('ZADD', KEYS[n + 2], 'GT', at, ip)
+  end
+end
+if indexed then
+  local stale = redis.call('ZRANGEBYSCORE', KEYS[n + 2], '-inf', '(' .. ARGV[1], 'LIMIT', 0, 500)
+  for _, ip in ipairs(stale) do
+    redis.call('ZREM', KEYS[n + 1], ip)
+    redis.call('ZREM', KEYS[n + 2], ip)
+  end
+end
+return counts`;
+/** The most-seen index update on a cluster (its keys share one slot). ARGV: cutoff, then IP, count, time. */
+const SEEN_INDEX = `
+for i = 2, #ARGV, 3 do
+  redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+  redis.call('ZADD', KEYS[2], 'GT', ARGV[i + 2], ARGV[i])
+end
+local stale = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1], 'LIMIT', 0, 500)
+for _, ip in ipairs(stale) do
+  redis.call('ZREM', KEYS[1], ip)
+  redis.call('ZREM', KEYS[2], ip)
+end
 return 1`;
 
 export interface RedisStoreOptions {
@@ -250,7 +330,101 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     async deleteSecret(kind, id) {
       await client.del(keys.secret(kind, id));
     },
+
+    // Team sightings: one string per IP beside its answer (same hash tag), read in the answers' MGET.
+    async getAnswersAndSightings(ips) {
+      const answers = new Map<string, StoredAnswer>();
+      const sightings = new Map<string, Sightings>();
+      if (!ips.length) return { answers, sightings };
+      const keyList = [...ips.map((ip) => keys.answer(ip)), ...ips.map((ip) => keys.sightings(ip))];
+      const values = cluster ? await Promise.all(keyList.map((key) => client.get(key))) : await (client as ReturnType<typeof createClient>).mGet(keyList);
+      ips.forEach((ip, i) => {
+        const value = values[i];
+        const answer = typeof value === 'string' ? decoder.decode(ip, value) : null;
+        if (answer) answers.set(ip, answer);
+        const record = decodeSightings(values[ips.length + i]);
+        if (record) sightings.set(ip, record);
+      });
+      return { answers, sightings };
+    },
+    async recordSightings(entries, cutoff, ttlMs) {
+      if (!entries.length) return;
+      const ttl = String(Math.max(1, Math.ceil(ttlMs)));
+      const argsOf = (list: typeof entries) => list.flatMap(({ ip, analyst, at }) => [ip, analyst, String(at)]);
+      if (!cluster) {
+        await evalScript(SIGHT, [...entries.map(({ ip }) => keys.sightings(ip)), keys.seenCount, keys.seenLast], [cutoff, ttl, '1', ...argsOf(entries)]);
+        return;
+      }
+      const counts = await Promise.all(entries.map((entry) => client.eval(SIGHT, { keys: [keys.sightings(entry.ip)], arguments: [String(cutoff), ttl, '0', ...argsOf([entry])] }) as Promise<number[]>));
+      const indexArgs = entries.flatMap(({ ip, at }, i) => [ip, String(counts[i]![0]), String(at)]);
+      await client.eval(SEEN_INDEX, { keys: [keys.seenCount, keys.seenLast], arguments: [String(cutoff), ...indexArgs] });
+    },
+    async mostSeen(limit, cutoff) {
+      if (limit <= 0) return [];
+      // The index's counts date from each IP's last sighting: read the records to prune them now.
+      const candidates = await client.zRange(keys.seenCount, 0, limit * 3 - 1, { REV: true });
+      if (!candidates.length) return [];
+      const values = await Promise.all(candidates.map((ip) => client.get(keys.sightings(ip))));
+      return rankMostSeen(candidates.map((ip, i) => [ip, pruneSightings(decodeSightings(values[i]), cutoff)] as const), limit);
+    },
+
+    // ----- The team dashboard: one hash per UTC day, one hash of heartbeats -----
+    async addDayStats(day, add, set, keepMs) {
+      const key = keys.day(day);
+      // Sent in one tick (pipelined on the day's node); each increment is atomic on its own.
+      const writes: Promise<unknown>[] = Object.entries(add)
+        .filter(([, n]) => n !== 0)
+        .map(([field, n]) => client.hIncrBy(key, field, n));
+      const fields = Object.entries(set).map(([field, n]) => [field, String(n)] as [string, string]);
+      if (fields.length) writes.push(client.hSet(key, Object.fromEntries(fields)));
+      if (!writes.length) return;
+      writes.push(client.pExpire(key, keepMs));
+      await Promise.all(writes);
+    },
+    async dayStats(days) {
+      const raws = await Promise.all(days.map((day) => client.hGetAll(keys.day(day))));
+      const out = new Map<string, Record<string, number>>();
+      raws.forEach((raw, i) => {
+        const entries = Object.entries(raw ?? {});
+        if (entries.length) out.set(days[i]!, Object.fromEntries(entries.map(([field, value]) => [field, Number(value)])));
+      });
+      return out;
+    },
+    async beat(replica, ttlMs) {
+      await client.hSet(REPLICAS, replica.id, JSON.stringify({ ...replica, expiresAt: replica.seenAt + ttlMs }));
+    },
+    async replicas(now) {
+      const raw = await client.hGetAll(REPLICAS);
+      const live: ReplicaBeat[] = [];
+      const stale: string[] = [];
+      for (const [id, text] of Object.entries(raw ?? {})) {
+        const beat = parseBeat(text);
+        if (beat && beat.expiresAt > now) live.push({ id: beat.id, host: beat.host, startedAt: beat.startedAt, seenAt: beat.seenAt });
+        else stale.push(id);
+      }
+      if (stale.length) await client.hDel(REPLICAS, stale);
+      return live;
+    },
   };
+}
+
+/** The most-seen list from pruned records: most analysts first, then the most recent. */
+export function rankMostSeen(records: readonly (readonly [string, Sightings | null])[], limit: number): MostSeen[] {
+  return records
+    .flatMap(([ip, record]) => (record ? [{ ip, analysts: Object.keys(record.analysts).length, last: Math.max(...Object.values(record.analysts)) }] : []))
+    .sort((a, b) => b.analysts - a.analysts || b.last - a.last)
+    .slice(0, limit);
+}
+
+function parseBeat(text: string): (ReplicaBeat & { expiresAt: number }) | null {
+  try {
+    const beat = JSON.parse(text) as Partial<ReplicaBeat & { expiresAt: number }>;
+    return typeof beat.id === 'string' && typeof beat.host === 'string' && typeof beat.startedAt === 'number' && typeof beat.seenAt === 'number' && typeof beat.expiresAt === 'number'
+      ? (beat as ReplicaBeat & { expiresAt: number })
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function consume(limiter: { consume(key: string): Promise<unknown> }, subject: string): Promise<RateLimitResult> {

@@ -5,6 +5,7 @@
  * slot, so nothing spans slots on a cluster.
  */
 import type { IpInfo, Reputation } from '../../../lib/api/types';
+import type { MostSeen, SightingEntry, Sightings } from './sightings';
 
 /** One IP's reputation answer; its ipInfo lives apart (StoredInfo) as it ages slower. */
 export interface StoredAnswer {
@@ -128,6 +129,38 @@ export interface Store {
   getSecret(kind: SecretKind, id: string): Promise<unknown>;
   takeSecret(kind: SecretKind, id: string): Promise<unknown>;
   deleteSecret(kind: SecretKind, id: string): Promise<void>;
+
+  // Team sightings (sightings.ts): who on the team looked an IP up, and when.
+  /** getAnswers, and the same IPs' sighting records, in one read (one MGET on one Redis node). */
+  getAnswersAndSightings(ips: readonly string[]): Promise<{ answers: Map<string, StoredAnswer>; sightings: Map<string, Sightings> }>;
+  /**
+   * Adds sightings atomically per IP (replicas may record the same IP at once): analysts last
+   * seen before `cutoff` are dropped, and a record no one adds to is gone `ttlMs` after its last.
+   */
+  recordSightings(entries: readonly SightingEntry[], cutoff: number, ttlMs: number): Promise<void>;
+  /** The IPs seen by the most analysts since `cutoff` (then the most recently seen), at most `limit`. */
+  mostSeen(limit: number, cutoff: number): Promise<MostSeen[]>;
+
+  // ----- The team dashboard: per-day counters and the replicas' heartbeats -----
+  /**
+   * Adds `add` to `day`'s counters and overwrites the `set` ones (last writer wins), one
+   * record per UTC day kept `keepMs` after its last write. Counters are named by DayStats.
+   */
+  addDayStats(day: string, add: Readonly<Record<string, number>>, set: Readonly<Record<string, number>>, keepMs: number): Promise<void>;
+  /** Each asked day's counters (a day nobody wrote, or past its retention, is absent). */
+  dayStats(days: readonly string[]): Promise<Map<string, Record<string, number>>>;
+  /** A replica says it is alive; one that stops saying so is forgotten after `ttlMs`. */
+  beat(replica: ReplicaBeat, ttlMs: number): Promise<void>;
+  /** The replicas whose last beat is younger than its `ttlMs` at `now`, in no particular order. */
+  replicas(now: number): Promise<ReplicaBeat[]>;
+}
+
+export interface ReplicaBeat {
+  /** Random per process start. */
+  id: string;
+  host: string;
+  startedAt: number;
+  seenAt: number;
 }
 
 /** `signin`: a code flow in progress; `session` and `refresh`: a signed-in analyst's tokens. */

@@ -5,6 +5,7 @@
 import { formatAbsolute, formatCount, formatRelative } from '../../format';
 import type { QuotaSnapshot, QuotaState } from '../../lookup/types';
 import type { ApiErrorData } from '../../api/errors';
+import type { TeamQuota } from '../../api/types';
 import { ERROR_TEXT } from './error-messages';
 import { isoOrNull } from './export-rows';
 
@@ -48,6 +49,28 @@ export interface QuotaView {
   /** "Updated 2 minutes ago (2025-01-01 12:00:00 UTC)" or "Never updated". */
   refreshed: string;
   detail: string | null;
+  /** Through a team gateway: one line for the analyst's budget, one for the team's pool. */
+  team: { budget: string; pool: string } | null;
+}
+
+/** The team's reserve is reached: the gateway buys nothing new, for anyone. */
+export const TEAM_RESERVE_TEXT = {
+  label: 'Team reserve reached',
+  meaning: "The team's quota is down to its reserve: the gateway stops automatic lookups (it buys no new answers for anyone). Answers already in the team's cache still come.",
+} as const;
+
+/** The analyst's and the team's lines of the meter, from the gateway's /account fields. */
+export function teamLines(team: TeamQuota): { budget: string; pool: string } {
+  const { analyst, team: pool } = team;
+  const budget =
+    analyst.dailyBudget === null
+      ? `Your budget: none of your own (${formatCount(analyst.usedToday)} units today)`
+      : `Your budget: ${formatCount(analyst.usedToday)} of ${formatCount(analyst.dailyBudget)} units today${analyst.usedToday >= analyst.dailyBudget ? ' (spent: the gateway refuses your new lookups until 00:00 UTC)' : ''}`;
+  const poolText =
+    pool.limit === null
+      ? `Team pool: ${formatCount(pool.used)} used (no limit)`
+      : `Team pool: ${formatCount(pool.used)} of ${formatCount(pool.limit)} used, reserve ${formatCount(pool.reservePercent)}%${pool.allowed === null ? '' : ` (automatic lookups stop at ${formatCount(pool.allowed)})`}`;
+  return { budget, pool: poolText };
 }
 
 function clampPercent(value: number): number {
@@ -63,7 +86,11 @@ const RUNNING_STATES: ReadonlySet<QuotaState> = new Set(['ok', 'low', 'unknown']
  */
 export function quotaView(q: QuotaSnapshot, now: number, failure?: ApiErrorData | null): QuotaView {
   const failing = !!failure && failure.kind !== 'quota-exhausted' && RUNNING_STATES.has(q.state);
-  const text = failing
+  // The gateway's reserve stops purchases whatever this analyst's own budget says.
+  const teamReserve = !failing && !!q.team?.team.reserveReached && RUNNING_STATES.has(q.state);
+  const text = teamReserve
+    ? TEAM_RESERVE_TEXT
+    : failing
     ? {
         label: 'Lookups failing',
         meaning: `Lookups are failing (${(ERROR_TEXT[failure.kind] ?? ERROR_TEXT.internal).title.toLowerCase()}), not for lack of quota. Failed IPs are asked again when the server answers.`,
@@ -94,5 +121,16 @@ export function quotaView(q: QuotaSnapshot, now: number, failure?: ApiErrorData 
   const iso = isoOrNull(q.refreshedAt);
   const relative = formatRelative(iso, now);
   const refreshed = relative ? `Updated ${relative} (${formatAbsolute(iso)})` : 'Never updated';
-  return { state: failing ? 'failing' : q.state, ...text, usage, usedPercent, reserveAt, reserveText, scopeText, refreshed, detail: q.detail };
+  return {
+    state: failing ? 'failing' : teamReserve ? 'reserve-reached' : q.state,
+    ...text,
+    usage,
+    usedPercent,
+    reserveAt,
+    reserveText,
+    scopeText,
+    refreshed,
+    detail: q.detail,
+    team: q.team ? teamLines(q.team) : null,
+  };
 }

@@ -1,7 +1,8 @@
 /** A gateway over a given store with the API simulator as its upstream, for tests. */
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import type { OidcSettings, SignInSettings } from '../../../gateway/src/config';
+import type { DashboardSettings, OidcSettings, SignInSettings } from '../../../gateway/src/config';
+import type { SightingsSource } from '../../../gateway/src/dashboard/team-stats';
 import { createGateway, type Gateway, type GatewaySettings } from '../../../gateway/src/server';
 import type { Store } from '../../../gateway/src/store/types';
 import { addToken } from '../../../gateway/src/tokens';
@@ -34,6 +35,9 @@ export async function startGateway(options: {
   oidc?: OidcSettings | null;
   signIn?: SignInSettings | null;
   now?: () => number;
+  /** The team dashboard's settings (off when absent) and where it reads sightings. */
+  dashboard?: DashboardSettings | null;
+  sightings?: SightingsSource | null;
 }): Promise<Harness> {
   const logs: string[] = [];
   const sink = new Writable({
@@ -52,7 +56,9 @@ export async function startGateway(options: {
     store: options.store,
     ...options.upstream,
   });
-  const gateway = await createGateway({ settings: { ...TEST_SETTINGS, ...options.settings }, store: options.store, upstream, logger, pollMs: 50, oidc: options.oidc ?? null, signIn: options.signIn ?? null, ...(options.now ? { now: options.now } : {}) });
+  // No dashboard timer lands inside a test's measurement: counters are written when the summary
+  // is read or the gateway closes; a replica beats once at start.
+  const gateway = await createGateway({ settings: { ...TEST_SETTINGS, ...options.settings }, store: options.store, upstream, logger, pollMs: 50, oidc: options.oidc ?? null, signIn: options.signIn ?? null, dashboard: options.dashboard ?? null, statsEveryMs: 3_600_000, ...(options.sightings !== undefined ? { sightings: options.sightings } : {}), ...(options.now ? { now: options.now } : {}) });
   return { gateway, logs };
 }
 
