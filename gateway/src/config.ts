@@ -35,7 +35,20 @@ export interface GatewayConfig {
   oidc: OidcSettings | null;
   /** "Sign in with your organisation": the gateway as a confidential client; null: off. */
   signIn: SignInSettings | null;
+  sightings: SightingSettings;
 }
+
+/** Team sightings: who on the team looked an IP up (store/sightings.ts). */
+export interface SightingSettings {
+  /** How long a sighting is kept; 0: sightings are neither recorded nor shown. */
+  retentionMs: number;
+  /** Answers name the analysts (off: only how many, and when). */
+  names: boolean;
+  /** IPs merely present on a page count as sightings too (off: only what an analyst asked). */
+  pageIps: boolean;
+}
+
+export const DEFAULT_SIGHTINGS: SightingSettings = { retentionMs: 30 * 24 * HOUR_S * 1000, names: false, pageIps: false };
 
 /** The extension's identity redirect URLs: Chromium's and Firefox's launchWebAuthFlow targets. */
 export const EXTENSION_REDIRECTS = [/^https:\/\/[a-p]{32}\.chromiumapp\.org\//, /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\//];
@@ -130,6 +143,9 @@ const envSchema = z.object({
     .pipe(z.array(z.url({ protocol: /^https$/, error: 'each must be an https extension redirect URL' })).nullable()),
   GATEWAY_SESSION_TTL_S: positiveSeconds(15 * 60),
   GATEWAY_SIGN_IN_MAX_S: positiveSeconds(12 * HOUR_S),
+  GATEWAY_SIGHTINGS_DAYS: z.coerce.number().min(0).max(3650).default(30),
+  GATEWAY_SIGHTINGS_NAMES: flag,
+  GATEWAY_SIGHTINGS_PAGE_IPS: flag,
   GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -192,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
     upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_MS,
     tls,
     logLevel: e.GATEWAY_LOG_LEVEL,
+    sightings: { retentionMs: Math.round(e.GATEWAY_SIGHTINGS_DAYS * 24 * HOUR_S * 1000), names: e.GATEWAY_SIGHTINGS_NAMES, pageIps: e.GATEWAY_SIGHTINGS_PAGE_IPS },
   };
 }
 
