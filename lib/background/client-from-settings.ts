@@ -50,7 +50,7 @@ async function gatewayClient(settings: Settings, shared: Pick<ApiClientOptions, 
     return {
       server,
       handle: {
-        client: createApiClient({ baseUrl: server, apiKey: token, authHeader: 'authorization', ...shared }),
+        client: createApiClient({ baseUrl: server, apiKey: token, authHeader: 'authorization', teamGateway: true, ...shared }),
         identity: fingerprint(`${server}\n${token}`),
       },
     };
@@ -60,7 +60,7 @@ async function gatewayClient(settings: Settings, shared: Pick<ApiClientOptions, 
   return {
     server,
     handle: {
-      client: createApiClient({ baseUrl: server, apiKey: session.sessionToken, authHeader: 'authorization', ...shared }),
+      client: createApiClient({ baseUrl: server, apiKey: session.sessionToken, authHeader: 'authorization', teamGateway: true, ...shared }),
       // The analyst's quota at the gateway, whichever session token (each refresh brings a new one).
       identity: fingerprint(`${server}\nsignin:${session.analyst}`),
     },
