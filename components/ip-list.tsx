@@ -7,13 +7,15 @@ import { formatCount, formatLastAttack, formatScore } from '@/lib/format';
 import { SEVERITIES, SEVERITY_LABEL, type Severity, type SeverityThresholds } from '@/lib/severity';
 import type { DetailsStore } from '@/lib/ui/popup/details-store';
 import { describeError } from '@/lib/ui/shared/error-messages';
+import { sightingsCell, sightingsText } from '@/lib/team-text';
 import {
-  COLUMNS,
   COLUMN_LABEL,
+  columnsFor,
   countBySeverity,
   filterRows,
   foundData,
   nextSort,
+  rowGateway,
   rowSeverity,
   sortRows,
   type Column,
@@ -53,6 +55,7 @@ export interface IpListProps {
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
 
 function cellText(row: IpRow, column: Exclude<Column, 'ip' | 'severity'>, now: number): string {
+  if (column === 'team') return sightingsCell(rowGateway(row)?.sightings);
   const data = foundData(row);
   switch (column) {
     case 'score':
@@ -84,6 +87,8 @@ export function IpList(props: IpListProps) {
   const id = useId();
 
   const counts = useMemo(() => countBySeverity(rows, thresholds), [rows, thresholds]);
+  const columns = useMemo(() => columnsFor(rows), [rows]);
+  const dataColumns = columns.filter((c): c is Exclude<Column, 'ip' | 'severity'> => c !== 'ip' && c !== 'severity');
   const shown = useMemo(
     () => sortRows(filterRows(rows, { severity, text }, thresholds), sort, thresholds),
     [rows, severity, text, sort, thresholds],
@@ -127,7 +132,7 @@ export function IpList(props: IpListProps) {
             <caption class="visually-hidden">{props.caption}</caption>
             <thead>
               <tr>
-                {COLUMNS.map((column) => (
+                {columns.map((column) => (
                   <th
                     key={column}
                     scope="col"
@@ -170,15 +175,18 @@ export function IpList(props: IpListProps) {
                     <td class="col-severity">
                       <SeverityBadge severity={sev} />
                     </td>
-                    {(['score', 'reputation', 'hits', 'lastAttack', 'count'] as const).map((c) => (
-                      <td key={c} class={`col-${c}`}>
-                        {cellText(row, c, now)}
-                      </td>
-                    ))}
+                    {dataColumns.map((c) => {
+                      const sightings = c === 'team' ? rowGateway(row)?.sightings : null;
+                      return (
+                        <td key={c} class={`col-${c}`} title={sightings ? visible(sightingsText(sightings, now)) : undefined}>
+                          {cellText(row, c, now)}
+                        </td>
+                      );
+                    })}
                   </tr>,
                   open && (
                     <tr key={`${row.ip}-details`} class="row-details">
-                      <td colSpan={COLUMNS.length} id={detailsId}>
+                      <td colSpan={columns.length} id={detailsId}>
                         {result ? (
                           <ReputationDetails result={result} thresholds={thresholds} now={now} headingLevel={3} describeError={errorLine}>
                             {data && !data.ipInfo && (

@@ -10,6 +10,7 @@ import { severityOf, type SeverityThresholds } from '@/lib/severity';
 import { showBidiControls as visible } from '@/lib/visible-text';
 import { IpText } from './ip-text';
 import { SeverityBadge } from './severity-badge';
+import { TeamLines } from './team-lines';
 
 export interface ReputationDetailsProps {
   result: LookupResult;
@@ -139,6 +140,7 @@ export function ReputationDetails(props: ReputationDetailsProps) {
         <p class="rep-note">Not in the threat database: no attacks recorded for this address.</p>
       )}
       {result.status === 'skipped' && <p class="rep-note">{describeSkipped(result)}</p>}
+      <TeamLines result={result} now={now} />
       {result.status === 'error' && (
         <p class="rep-note rep-error" role="alert">
           {visible(props.describeError ? props.describeError(result.error) : `Lookup failed: ${result.error.message}`)}

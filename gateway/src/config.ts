@@ -38,6 +38,7 @@ export interface GatewayConfig {
   signIn: SignInSettings | null;
   /** The team dashboard: who may open it and how long its history is kept. */
   dashboard: DashboardSettings;
+  sightings: SightingSettings;
 }
 
 export interface DashboardSettings {
@@ -51,6 +52,18 @@ export interface DashboardSettings {
 
 /** An admin token shorter than this is refused at start: it guards the whole team's usage. */
 export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** Team sightings: who on the team looked an IP up (store/sightings.ts). */
+export interface SightingSettings {
+  /** How long a sighting is kept; 0: sightings are neither recorded nor shown. */
+  retentionMs: number;
+  /** Answers name the analysts (off: only how many, and when). */
+  names: boolean;
+  /** IPs merely present on a page count as sightings too (off: only what an analyst asked). */
+  pageIps: boolean;
+}
+
+export const DEFAULT_SIGHTINGS: SightingSettings = { retentionMs: 30 * 24 * HOUR_S * 1000, names: false, pageIps: false };
 
 /** The extension's identity redirect URLs: Chromium's and Firefox's launchWebAuthFlow targets. */
 export const EXTENSION_REDIRECTS = [/^https:\/\/[a-p]{32}\.chromiumapp\.org\//, /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\//];
@@ -149,6 +162,9 @@ const envSchema = z.object({
   GATEWAY_ADMIN_TOKEN_FILE: z.string().trim().min(1).optional(),
   GATEWAY_OIDC_ADMIN_GROUP: z.string().trim().min(1).optional(),
   GATEWAY_HISTORY_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
+  GATEWAY_SIGHTINGS_DAYS: z.coerce.number().min(0).max(3650).default(30),
+  GATEWAY_SIGHTINGS_NAMES: flag,
+  GATEWAY_SIGHTINGS_PAGE_IPS: flag,
   GATEWAY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -212,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { needsKey = tr
     upstreamTimeoutMs: e.GATEWAY_UPSTREAM_TIMEOUT_MS,
     tls,
     logLevel: e.GATEWAY_LOG_LEVEL,
+    sightings: { retentionMs: Math.round(e.GATEWAY_SIGHTINGS_DAYS * 24 * HOUR_S * 1000), names: e.GATEWAY_SIGHTINGS_NAMES, pageIps: e.GATEWAY_SIGHTINGS_PAGE_IPS },
   };
 }
 

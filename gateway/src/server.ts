@@ -23,8 +23,9 @@ import { OidcVerifier } from './oidc';
 import { Sessions } from './sessions';
 import { registerSignIn } from './sign-in';
 import { credentialOf } from './tokens';
+import { TeamSightings } from './team-sightings';
 import type { Upstream } from './upstream';
-import { bulkDataOf, bulkRowJson, ERROR_CODES, errorBody, MESSAGES, provenanceJson, provenanceOf, singleBodyOf, type CacheSource } from './wire';
+import { bulkDataOf, bulkRowJson, ERROR_CODES, errorBody, MESSAGES, provenanceJson, provenanceOf, singleBodyOf, withSightingsJson, type CacheSource } from './wire';
 
 export const MAX_BULK_IPS = 100;
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -33,7 +34,7 @@ const BAD_TOKENS_PER_MINUTE = 10;
 /** A token's "last used" is written at most this often by one replica for lookups that cost nothing. */
 const MARK_USED_EVERY_MS = 1_000;
 
-export type GatewaySettings = Pick<GatewayConfig, 'ttls' | 'reservePercent' | 'rateLimitPerMinute' | 'sendPrivate' | 'leaseMs' | 'allowedOrigins'>;
+export type GatewaySettings = Pick<GatewayConfig, 'ttls' | 'reservePercent' | 'rateLimitPerMinute' | 'sendPrivate' | 'leaseMs' | 'allowedOrigins' | 'sightings'>;
 
 export interface GatewayParts {
   settings: GatewaySettings;
@@ -51,12 +52,10 @@ export interface GatewayParts {
   fetch?: typeof fetch;
   /** The team dashboard (off without an admin token or admin group). */
   dashboard?: DashboardSettings | null;
-  /** Where the dashboard reads the most-seen IPs; absent: the store's, kept `sightingsRetentionMs`; null: none. */
+  /** Where the dashboard reads the most-seen IPs; absent: the store's, over the sightings' retention; null: none. */
   sightings?: SightingsSource | null;
   /** How often each replica beats and writes its dashboard counters (default 10 s). */
   statsEveryMs?: number;
-  /** How far back the dashboard's most-seen IPs reach (the sightings' retention; default 30 days). */
-  sightingsRetentionMs?: number;
 }
 
 export interface Gateway {
@@ -91,6 +90,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   const now = parts.now ?? Date.now;
   const metrics = createMetrics();
   const ledger = new TeamLedger(store, upstream, settings.reservePercent, now);
+  const sightings = new TeamSightings(settings.sightings, store, logger, now);
   const core = new BuyOnce({ store, upstream, ledger, ttls: settings.ttls, leaseMs: settings.leaseMs, metrics, now, ...(parts.pollMs ? { pollMs: parts.pollMs } : {}) });
   let draining = false;
   const oidc = parts.oidc ? new OidcVerifier(parts.oidc, parts.fetch, now) : null;
@@ -98,7 +98,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
   /** When this replica last marked each token used (see finish). */
   const lastMarked = new Map<string, number>();
   const dashboard: DashboardSettings = parts.dashboard ?? { adminTokenHash: null, adminGroup: null, historyDays: 90 };
-  const stats = new TeamStats({ store, ledger, reservePercent: settings.reservePercent, historyDays: dashboard.historyDays, ssoBudget: parts.oidc?.budget ?? null, now, ...(parts.statsEveryMs ? { everyMs: parts.statsEveryMs } : {}), sightings: parts.sightings === undefined ? storeSightings(store, now, parts.sightingsRetentionMs ?? 30 * 24 * 3600_000) : parts.sightings });
+  const stats = new TeamStats({ store, ledger, reservePercent: settings.reservePercent, historyDays: dashboard.historyDays, ssoBudget: parts.oidc?.budget ?? null, now, ...(parts.statsEveryMs ? { everyMs: parts.statsEveryMs } : {}), sightings: parts.sightings === undefined ? (settings.sightings.retentionMs > 0 ? storeSightings(store, now, settings.sightings.retentionMs) : null) : parts.sightings });
   // The admin group is checked by a verifier of its own: the same provider, another group.
   const adminOidc = parts.oidc && dashboard.adminGroup ? new OidcVerifier({ ...parts.oidc, group: dashboard.adminGroup }, parts.fetch, now) : null;
 
@@ -260,14 +260,19 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     const ip = toLookupForm(raw);
     if (!ip || lookupSkipReason(raw, { sendPrivate: true }) === 'invalid') throw new HttpFailure(400, MESSAGES.invalidIp);
     if (lookupSkipReason(ip, { sendPrivate: settings.sendPrivate }) !== null) throw new HttpFailure(400, MESSAGES.privateIp);
+    // Read beside the budget check (one round trip); the cached answer read serves the lookup.
+    const readAhead = sightings.enabled ? sightings.read([ip]).catch(() => undefined) : undefined;
     await checkBudget(token);
     const detailed = query.detailed === 'true';
-    const outcome = await guardStore(() => (detailed ? core.detailed(ip) : core.reputations([ip])));
+    const read = await readAhead;
+    const outcome = await guardStore(() => (detailed ? core.detailed(ip) : core.reputations([ip], undefined, read?.answers)));
     await finish(request, token, outcome, 1);
     const answer = outcome.answers.get(ip)!;
     if (answer.status === 'error') throw upstreamFailure(answer.error);
     cacheHeaders(reply, [answer]);
-    const provenance = provenanceOf(answer.source, answer.fetchedAt, now());
+    const summary = sightings.summaryOf(ip, read, token.name);
+    const provenance = { ...provenanceOf(answer.source, answer.fetchedAt, now()), ...(summary ? { sightings: summary } : {}) };
+    sightings.record(token.name, [ip], new Set(query.asked === 'true' ? [ip] : []));
     if (answer.status === 'not-found') return reply.code(404).send({ ...errorBody(404, MESSAGES.notFoundIp), gateway: provenance });
     return singleBodyOf({ ...answer.data, ip: raw }, detailed ? (answer.info ?? null) : null, provenance);
   });
@@ -279,26 +284,34 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
     const ips = body && typeof body === 'object' && !Array.isArray(body) ? body.ips : undefined;
     if (!Array.isArray(ips) || ips.length === 0 || !ips.every((ip) => typeof ip === 'string')) return new HttpFailure(400, MESSAGES.invalidBody);
     if (ips.length > MAX_BULK_IPS) return new HttpFailure(400, MESSAGES.tooManyIps);
+    // `asked`: the IPs of `ips` the analyst asked for (the rest were on a page): sightings.
+    const askedList = (body as { asked?: unknown }).asked;
+    if (askedList !== undefined && (!Array.isArray(askedList) || askedList.length > MAX_BULK_IPS || !askedList.every((ip) => typeof ip === 'string'))) {
+      return new HttpFailure(400, MESSAGES.invalidAsked);
+    }
+    const byAnalyst = new Set(((askedList ?? []) as string[]).flatMap((spelled) => toLookupForm(spelled.trim()) ?? []));
     const asked = (ips as string[]).map((spelled) => {
       const ip = toLookupForm(spelled.trim());
       if (!ip) return { spelled, ip: null, refusal: MESSAGES.invalidIp };
       if (lookupSkipReason(ip, { sendPrivate: settings.sendPrivate }) !== null) return { spelled, ip: null, refusal: MESSAGES.privateIp };
       return { spelled, ip, refusal: null };
     });
-    return { ips: ips as string[], asked, lookupable: [...new Set(asked.flatMap((a) => (a.ip ? [a.ip] : [])))] };
+    return { ips: ips as string[], asked, byAnalyst, lookupable: [...new Set(asked.flatMap((a) => (a.ip ? [a.ip] : [])))] };
   }
 
   app.post('/api/v1/checkIP/bulk', async (request, reply) => {
     const parsed = bulkRequestOf(request);
     // The cached answers are read while the token is checked (one round trip for both); they
     // are used only once the token holds. Without a credential nothing is read.
-    const peeked = !(parsed instanceof HttpFailure) && parsed.lookupable.length && credentialOf(request.headers) ? core.peek(parsed.lookupable).catch(() => undefined) : undefined;
+    // The IPs' sightings come in the same read.
+    const peeked = !(parsed instanceof HttpFailure) && parsed.lookupable.length && credentialOf(request.headers) ? sightings.read(parsed.lookupable).catch(() => undefined) : undefined;
     const token = await authenticate(request, reply);
     if (!token) return reply;
     if (parsed instanceof HttpFailure) throw parsed;
-    const { ips, asked, lookupable } = parsed;
+    const { ips, asked, byAnalyst, lookupable } = parsed;
     if (lookupable.length) await checkBudget(token);
-    const outcome = lookupable.length ? await guardStore(async () => core.reputations(lookupable, undefined, await peeked)) : { answers: new Map(), units: 0, hits: 0, coalesced: 0 };
+    const read = await peeked;
+    const outcome = lookupable.length ? await guardStore(async () => core.reputations(lookupable, undefined, read?.answers)) : { answers: new Map(), units: 0, hits: 0, coalesced: 0 };
     await finish(request, token, outcome, lookupable.length);
     const answers = [...outcome.answers.values()];
     const errors = answers.filter((a): a is Extract<Resolved, { status: 'error' }> => a.status === 'error');
@@ -325,8 +338,9 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       let provenance = provenances.get(key);
       if (provenance === undefined) provenances.set(key, (provenance = provenanceJson(answer.source, answer.fetchedAt, at)));
       if (answer.status === 'not-found') failed++;
-      return bulkRowJson(spelled, answer, provenance);
+      return bulkRowJson(spelled, answer, withSightingsJson(provenance, sightings.summaryOf(ip, read, token.name)));
     });
+    sightings.record(token.name, lookupable.filter((ip) => outcome.answers.get(ip)?.status !== 'error'), byAnalyst);
     const body = `{"results":[${rows.join(',')}],"total":${ips.length},"successful":${ips.length - failed},"failed":${failed}}`;
     return reply.type('application/json; charset=utf-8').send(body);
   });
@@ -488,6 +502,7 @@ export async function createGateway(parts: GatewayParts): Promise<Gateway> {
       await closing.finally(() => clearInterval(sweep));
       await stats.stop();
       await core.stop();
+      await sightings.drain();
       await store.close();
     },
   };

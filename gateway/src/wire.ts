@@ -5,6 +5,7 @@
  * Each answer also carries an additive `gateway` field saying where it came from.
  */
 import type { IpInfo, Reputation } from '../../lib/api/types';
+import type { SightingSummary } from './store/sightings';
 
 export type CacheSource = 'hit' | 'miss' | 'coalesced';
 
@@ -13,6 +14,8 @@ export interface Provenance {
   /** Seconds since the upstream answered. */
   age: number;
   fetched_at: string;
+  /** Who on the team looked the IP up before this request (absent when sightings are off). */
+  sightings?: SightingSummary;
 }
 
 export function provenanceOf(cache: CacheSource, fetchedAt: number, now: number): Provenance {
@@ -82,6 +85,14 @@ export function provenanceJson(cache: CacheSource, fetchedAt: number, now: numbe
   return JSON.stringify(provenanceOf(cache, fetchedAt, now));
 }
 
+/**
+ * provenanceJson's text with the IP's sightings added (JSON.parse gives
+ * { ...provenance, sightings }); `sightings` null: the text unchanged (sightings off).
+ */
+export function withSightingsJson(provenance: string, sightings: SightingSummary | null): string {
+  return sightings ? `${provenance.slice(0, -1)},"sightings":${JSON.stringify(sightings)}}` : provenance;
+}
+
 export function singleBodyOf(rep: Reputation, info: IpInfo | null | undefined, provenance: Provenance) {
   const body: Record<string, unknown> = {
     message: rep.whitelisted ? 'IP is whitelisted' : 'IP details retrieved successfully',
@@ -124,6 +135,7 @@ export const MESSAGES = {
   invalidIp: 'Invalid IP address',
   privateIp: 'Private or reserved IP address: not sent to the service by this gateway',
   invalidBody: 'Invalid request body',
+  invalidAsked: 'Invalid request body: "asked" must be a list of at most 100 IP strings',
   tooManyIps: 'Maximum 100 IPs per request',
   bodyTooLarge: 'Request body too large',
   rateLimited: 'Rate limit exceeded',

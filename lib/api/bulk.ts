@@ -85,10 +85,15 @@ export function mergeBulk(
   });
 }
 
+/**
+ * `asked` (a team gateway only; null for the API): the IPs the analyst asked for, sent per
+ * chunk as the body's `asked` (those of the chunk, in its spelling) for the team's sightings.
+ */
 export async function lookupBulk(
   transport: Transport,
   ips: readonly string[],
   signal?: AbortSignal,
+  asked: ReadonlySet<string> | null = null,
 ): Promise<BulkLookup> {
   const plan = planBulk(ips);
   const rows = new Map<string, unknown>();
@@ -96,7 +101,8 @@ export async function lookupBulk(
   for (const [index, chunk] of plan.chunks.entries()) {
     requests++;
     try {
-      const answer = await transport.send({ method: 'POST', path: '/checkIP/bulk', body: { ips: chunk }, paid: true, ...(signal ? { signal } : {}) });
+      const body = asked ? { ips: chunk, asked: chunk.filter((ip) => asked.has(ip) || asked.has(ip.trim())) } : { ips: chunk };
+      const answer = await transport.send({ method: 'POST', path: '/checkIP/bulk', body, paid: true, ...(signal ? { signal } : {}) });
       indexResults(parseAnswer(bulkLookupSchema, answer.json, 'bulk lookup', answer.status).results, chunk, rows);
     } catch (error) {
       // Nothing looked up yet: the caller gets the error itself (and may pause on a 429).

@@ -7,6 +7,7 @@
  *   const answer = await api.checkIp('185.220.101.1', { detailed: true });
  */
 import { lookupBulk } from './bulk';
+import { provenanceOf } from './gateway-provenance';
 import { ApiError } from './errors';
 import { createTransport } from './http';
 import { normalizeAccount, normalizeSingle, normalizeSubnet, normalizeTestKey } from './normalize';
@@ -39,9 +40,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return paid(() => checkIp(ip, options), options.signal);
     },
 
-    checkIpBulk(ips, { signal } = {}) {
+    checkIpBulk(ips, { signal, asked } = {}) {
       if (ips.length === 0) return Promise.resolve({ items: [], requests: 0 });
-      return paid(() => lookupBulk(transport, ips, signal), signal);
+      // Which IPs the analyst asked for is the team's business only: the API never hears it.
+      const told = options.teamGateway ? (asked ?? new Set<string>()) : null;
+      return paid(() => lookupBulk(transport, ips, signal, told), signal);
     },
 
     testKey({ signal } = {}) {
@@ -68,7 +71,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
   };
 
-  async function checkIp(ip: string, { detailed = false, signal }: { detailed?: boolean; signal?: AbortSignal }) {
+  async function checkIp(ip: string, { detailed = false, signal, asked = false }: { detailed?: boolean; signal?: AbortSignal; asked?: boolean }) {
     const trimmed = ip.trim();
     if (!isValidIp(trimmed)) {
       throw new ApiError({ kind: 'bad-request', message: `"${ip}" is not a valid IP address.` });
@@ -76,15 +79,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const answer = await transport.send({
       method: 'GET',
       path: '/checkIP',
-      query: detailed ? { ip: trimmed, detailed: 'true' } : { ip: trimmed },
+      query: { ip: trimmed, ...(detailed ? { detailed: 'true' } : {}), ...(asked && options.teamGateway ? { asked: 'true' } : {}) },
       notFoundIsAnswer: true,
       paid: true,
       ...withSignal(signal),
     });
     // A 404 for an unknown IP is free; a 200 clean row (total_hits 0) is a found answer.
-    if (answer.status === 404) return { status: 'not-found', ip } as const;
+    if (answer.status === 404) {
+      const gateway = provenanceOf((answer.json as { gateway?: unknown } | null)?.gateway);
+      return gateway ? ({ status: 'not-found', ip, gateway } as const) : ({ status: 'not-found', ip } as const);
+    }
     const body = parseAnswer(singleLookupSchema, answer.json, 'checkIP', answer.status);
-    return { status: 'found', data: normalizeSingle(body, ip) } as const;
+    const gateway = provenanceOf(body.gateway);
+    return gateway ? ({ status: 'found', data: normalizeSingle(body, ip), gateway } as const) : ({ status: 'found', data: normalizeSingle(body, ip) } as const);
   }
 
   async function checkSubnet(cidr: string, signal?: AbortSignal) {

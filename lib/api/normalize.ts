@@ -2,6 +2,7 @@
  * Converts parsed wire shapes into the client's types (types.ts), so nothing past lib/api deals
  * with the service's variations. Text stays text: it is rendered with textContent, never HTML.
  */
+import { provenanceOf } from './gateway-provenance';
 import { describeIssue } from './parse';
 import { bulkResultSchema, gatewayAccountSchema, WHITELISTED_MESSAGE } from './schemas';
 import type {
@@ -126,10 +127,12 @@ export function normalizeBulkData(data: WireBulkData, ip: string): Reputation {
 }
 
 export function normalizeBulkResult(row: WireBulkResult, ip: string): BulkItem {
-  if (row.data) return { ip, status: 'found', data: normalizeBulkData(row.data, ip) };
+  const gateway = provenanceOf(row.gateway);
+  const from = gateway ? { gateway } : {};
+  if (row.data) return { ip, status: 'found', data: normalizeBulkData(row.data, ip), ...from };
   const text = row.error?.trim();
   if (text && FAILED_TEXT.test(text)) return { ip, status: 'error', kind: 'server', message: text };
-  if (text) return { ip, status: 'not-found' };
+  if (text) return { ip, status: 'not-found', ...from };
   // Neither data nor error: not proof of absence, so not cached as not-found (but as unreadable).
   return { ip, status: 'error', kind: 'bad-response', message: 'The API sent neither data nor an error for this IP.', unreadable: true };
 }

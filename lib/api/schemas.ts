@@ -67,6 +67,8 @@ export const singleLookupSchema = z
     description: optionalText,
     details: detailsSchema.optional(),
     ipInfo: ipInfoSchema.nullish(),
+    // A team gateway's provenance (gateway-provenance.ts reads it; never fails the answer).
+    gateway: z.unknown().optional(),
   })
   // A whitelisted answer may be thin; anything else without details is not a lookup answer.
   .refine((body) => body.details !== undefined || WHITELISTED_MESSAGE.test(body.message ?? ''), {
@@ -86,6 +88,7 @@ export const bulkResultSchema = z.object({
   ip: z.string().nullish(),
   data: bulkDataSchema.nullish(),
   error: optionalText,
+  gateway: z.unknown().optional(),
 });
 
 /** The envelope only: each row is checked apart, so one odd row cannot sink a paid chunk. */

@@ -26,6 +26,11 @@ export interface ApiClientOptions {
   circuit?: CircuitBreaker;
   /** Time for timeouts and retry waits; the globals by default (tests pass a fake clock). */
   timers?: ApiTimers;
+  /**
+   * The server is the team's gateway: lookups say which IPs the analyst asked for (the bulk
+   * body's `asked`, checkIP's `asked=true`), for the team's sightings. Never sent to the API.
+   */
+  teamGateway?: boolean;
 }
 
 export interface ApiTimers {
@@ -91,14 +96,41 @@ export interface Reputation {
   ipInfo?: IpInfo;
 }
 
+/**
+ * Where a team gateway's answer came from (its additive `gateway` field). Answers of the public
+ * API carry none.
+ */
+export interface GatewayProvenance {
+  /** `hit`: from the team's cache; `miss`: bought for this request; `coalesced`: bought by another request just then. */
+  cache: 'hit' | 'miss' | 'coalesced';
+  /** How old the answer was when the gateway gave it (the time since adds to it). */
+  ageMs: number;
+  /** Who on the team looked the IP up before; null when the gateway keeps no sightings. */
+  sightings: TeamSightings | null;
+}
+
+export interface TeamSightings {
+  /** Distinct analysts within the gateway's retention period. */
+  count: number;
+  /** ISO times of the earliest and latest sightings kept. */
+  firstSeen: string | null;
+  lastSeen: string | null;
+  newToTeam: boolean;
+  /** The analyst asking is one of `count`. */
+  byYou: boolean;
+  /** Only when the gateway's operator shares names; most recent first. */
+  names: string[] | null;
+}
+
+/** `gateway`: present only on a team gateway's answers. */
 export type SingleLookup =
-  | { status: 'found'; data: Reputation }
+  | { status: 'found'; data: Reputation; gateway?: GatewayProvenance }
   /** A 404 (free) for an IP that is not in the database. */
-  | { status: 'not-found'; ip: string };
+  | { status: 'not-found'; ip: string; gateway?: GatewayProvenance };
 
 export type BulkItem =
-  | { ip: string; status: 'found'; data: Reputation }
-  | { ip: string; status: 'not-found' }
+  | { ip: string; status: 'found'; data: Reputation; gateway?: GatewayProvenance }
+  | { ip: string; status: 'not-found'; gateway?: GatewayProvenance }
   /**
    * No usable answer for this IP: the server failed it inside a 200 (`server`), its row was
    * unreadable (`bad-response`), it was missing, or the IP is malformed (`bad-request`).
@@ -198,8 +230,10 @@ export interface SubnetLookup {
 }
 
 export interface ApiClient {
-  checkIp(ip: string, options?: { detailed?: boolean; signal?: AbortSignal }): Promise<SingleLookup>;
-  checkIpBulk(ips: readonly string[], options?: { signal?: AbortSignal }): Promise<BulkLookup>;
+  /** `asked`: the analyst asked for it (told to a team gateway only). */
+  checkIp(ip: string, options?: { detailed?: boolean; signal?: AbortSignal; asked?: boolean }): Promise<SingleLookup>;
+  /** `asked`: the IPs the analyst asked for; the others were on a page (told to a team gateway only). */
+  checkIpBulk(ips: readonly string[], options?: { signal?: AbortSignal; asked?: ReadonlySet<string> }): Promise<BulkLookup>;
   testKey(options?: { signal?: AbortSignal }): Promise<TestKeyResult>;
   account(options?: { signal?: AbortSignal }): Promise<AccountInfo>;
   checkSubnet(cidr: string, options?: { signal?: AbortSignal }): Promise<SubnetLookup>;

@@ -6,7 +6,7 @@
 import { createApiClient, type ApiClientOptions } from '../api';
 import type { ClientSetup } from '../lookup/lookup-service';
 import { fingerprint } from '../lookup/quota-ledger';
-import { getSettings, readManagedPolicy } from '../settings';
+import { gatewayApiBase, getSettings, readGatewaySession, readManagedPolicy, usesTeamGateway, type Settings } from '../settings';
 
 /**
  * The server always (the cache belongs to it); a client only when a key is set or a proxy adds
@@ -14,6 +14,7 @@ import { getSettings, readManagedPolicy } from '../settings';
  */
 export async function clientFromSettings(shared: Pick<ApiClientOptions, 'circuit'> = {}): Promise<ClientSetup> {
   const [settings, policy] = await Promise.all([getSettings(), readManagedPolicy()]);
+  if (usesTeamGateway(settings)) return gatewayClient(settings, shared);
   const server = settings.apiBaseUrl;
   if (policy.proxyAddsKey) {
     // The organisation's proxy adds the key: nothing secret leaves the browser, and the quota
@@ -32,6 +33,36 @@ export async function clientFromSettings(shared: Pick<ApiClientOptions, 'circuit
       client: createApiClient({ baseUrl: server, apiKey, authHeader: settings.authHeader, ...shared }),
       // The ledger belongs to a key on a server; the auth header does not change whose quota it is.
       identity: fingerprint(`${server}\n${apiKey}`),
+    },
+  };
+}
+
+/**
+ * The team gateway, spoken to exactly as the API (it serves the same v1 routes), with the
+ * analyst's personal token or the session the organisation sign-in gave. A session issued by
+ * another gateway is never sent to this one.
+ */
+async function gatewayClient(settings: Settings, shared: Pick<ApiClientOptions, 'circuit'>): Promise<ClientSetup> {
+  const server = gatewayApiBase(settings.gatewayUrl);
+  if (settings.gatewayAuth === 'token') {
+    const token = settings.gatewayToken;
+    if (!token) return { server, handle: null };
+    return {
+      server,
+      handle: {
+        client: createApiClient({ baseUrl: server, apiKey: token, authHeader: 'authorization', teamGateway: true, ...shared }),
+        identity: fingerprint(`${server}\n${token}`),
+      },
+    };
+  }
+  const session = await readGatewaySession();
+  if (!session || session.gatewayUrl !== settings.gatewayUrl) return { server, handle: null };
+  return {
+    server,
+    handle: {
+      client: createApiClient({ baseUrl: server, apiKey: session.sessionToken, authHeader: 'authorization', teamGateway: true, ...shared }),
+      // The analyst's quota at the gateway, whichever session token (each refresh brings a new one).
+      identity: fingerprint(`${server}\nsignin:${session.analyst}`),
     },
   };
 }

@@ -38,7 +38,7 @@ export type LookupMessageType =
  * drops the cached answers (another server's data); a new key or base URL starts another quota
  * ledger; a new auth header keeps both (same server, same key).
  */
-const CREDENTIALS: readonly SettingKey[] = ['apiKey', 'apiBaseUrl', 'authHeader'];
+const CREDENTIALS: readonly SettingKey[] = ['apiKey', 'apiBaseUrl', 'authHeader', 'gatewayUrl', 'gatewayAuth', 'gatewayToken'];
 
 /** The site of a URL for the caps: its host (with any port); '?' when unknown or not a URL. */
 export function siteOfUrl(url: string | undefined): string {

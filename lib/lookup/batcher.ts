@@ -56,7 +56,7 @@ export interface QueuedIp {
 export interface BatcherOptions<O> {
   clock: Clock;
   /** Must reserve its budget synchronously (before its first await): the next batch is formed right after. */
-  send: (ips: string[]) => Promise<SendResult<O>>;
+  send: (ips: string[], asked: ReadonlySet<string>) => Promise<SendResult<O>>;
   /** The answer for an IP the send left out, or for every IP when send throws. */
   fallback: (ip: string, error?: unknown) => O;
   budget?: (priority: LookupPriority) => number;
@@ -415,9 +415,11 @@ export class Batcher<O> {
     this.sentCalls++;
     this.lastDispatchAt = this.options.clock.now();
     const ips = batch.map((e) => e.ip);
+    // The IPs someone asked for on purpose (the rest were on a page), for a team gateway's sightings.
+    const asked = new Set(batch.filter((e) => e.priority === 'manual').map((e) => e.ip));
     let sending: Promise<SendResult<O>>;
     try {
-      sending = this.options.send(ips);
+      sending = this.options.send(ips, asked);
     } catch (error) {
       sending = Promise.reject(error);
     }

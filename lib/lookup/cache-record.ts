@@ -6,7 +6,7 @@
  */
 import { z } from '../zod';
 import { API_ERROR_KINDS, type ApiErrorData } from '../api/errors';
-import type { IpInfo, Reputation } from '../api/types';
+import type { GatewayProvenance, IpInfo, Reputation } from '../api/types';
 import type { LookupResult } from './types';
 
 /** Bump when the shape changes: records of another version are dropped on read. */
@@ -30,6 +30,8 @@ export interface CacheRecord {
   infoFetchedAt: number | null;
   /** When written; the persistent store evicts the oldest first. */
   storedAt: number;
+  /** A team gateway's provenance of the reputation (absent for the API's answers and older records). */
+  gateway?: GatewayProvenance;
 }
 
 export interface CacheTtls {
@@ -75,6 +77,21 @@ const reputationSchema = z.object({
   description: str,
 });
 
+const gatewaySchema = z.object({
+  cache: z.enum(['hit', 'miss', 'coalesced']),
+  ageMs: z.number().finite().nonnegative(),
+  sightings: z
+    .object({
+      count: z.number().int().nonnegative(),
+      firstSeen: str,
+      lastSeen: str,
+      newToTeam: z.boolean(),
+      byYou: z.boolean(),
+      names: z.array(z.string()).nullable(),
+    })
+    .nullable(),
+});
+
 const cacheRecordSchema = z
   .object({
     v: z.literal(CACHE_RECORD_VERSION),
@@ -86,6 +103,7 @@ const cacheRecordSchema = z
     info: ipInfoSchema.nullable(),
     infoFetchedAt: z.number().finite().nullable(),
     storedAt: z.number().finite(),
+    gateway: gatewaySchema.optional(),
   })
   .refine((r) => (r.status === 'found') === (r.data !== null), 'found records carry data')
   .refine((r) => (r.status === 'unreadable') === (r.error !== undefined), 'unreadable records carry their error');
@@ -138,17 +156,18 @@ export function resultFromRecord(record: CacheRecord): LookupResult {
     const error = record.error ?? { kind: 'bad-response', message: 'Unreadable answer for this IP.' };
     return { ip: record.ip, status: 'error', error: { kind: error.kind, message: error.message } };
   }
+  const from = record.gateway ? { gateway: record.gateway } : {};
   if (record.status === 'not-found' || !record.data) {
-    return { ip: record.ip, status: 'not-found', fetchedAt: record.fetchedAt };
+    return { ip: record.ip, status: 'not-found', fetchedAt: record.fetchedAt, ...from };
   }
   const data: Reputation = record.info ? { ...record.data, ipInfo: record.info } : { ...record.data };
-  return { ip: record.ip, status: 'found', data, fetchedAt: record.fetchedAt };
+  return { ip: record.ip, status: 'found', data, fetchedAt: record.fetchedAt, ...from };
 }
 
-/** One answer from the API, as the cache records it. */
+/** One answer from the API, as the cache records it (`gateway`: a team gateway's provenance). */
 export type CacheAnswer =
-  | { ip: string; status: 'found'; data: Reputation; detailed: boolean }
-  | { ip: string; status: 'not-found'; detailed: boolean }
+  | { ip: string; status: 'found'; data: Reputation; detailed: boolean; gateway?: GatewayProvenance }
+  | { ip: string; status: 'not-found'; detailed: boolean; gateway?: GatewayProvenance }
   | { ip: string; status: 'unreadable'; error: ApiErrorData; detailed: boolean };
 
 /**
@@ -183,5 +202,6 @@ export function recordFromAnswer(answer: CacheAnswer, previous: CacheRecord | un
     info,
     infoFetchedAt,
     storedAt: now,
+    ...(answer.status !== 'unreadable' && answer.gateway ? { gateway: answer.gateway } : {}),
   };
 }

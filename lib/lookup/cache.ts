@@ -167,9 +167,10 @@ export class LookupCache {
     if (record) return resultFromRecord(record);
     if (answer.status === 'unreadable') return { ip: answer.ip, status: 'error', error: answer.error };
     const fetchedAt = this.clock.now();
+    const from = answer.gateway ? { gateway: answer.gateway } : {};
     return answer.status === 'found'
-      ? { ip: answer.ip, status: 'found', data: answer.data, fetchedAt }
-      : { ip: answer.ip, status: 'not-found', fetchedAt };
+      ? { ip: answer.ip, status: 'found', data: answer.data, fetchedAt, ...from }
+      : { ip: answer.ip, status: 'not-found', fetchedAt, ...from };
   }
 
   /** Resolves when every recorded answer has reached the store (or failed to). */

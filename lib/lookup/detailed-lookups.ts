@@ -75,13 +75,15 @@ export class DetailedLookups {
       const generation = context.cache.generation;
       const identity = context.guard.identity;
       try {
-        const single = await client.checkIp(ip, { detailed: true });
+        // Details are always the analyst's own ask (the card's, the popup's): a sighting.
+        const single = await client.checkIp(ip, { detailed: true, asked: true });
         context.guard.charge(costOfCheckIp(single), identity);
         if (context.client() === client) context.noteSuccess();
+        const from = single.gateway ? { gateway: single.gateway } : {};
         const answer =
           single.status === 'found'
-            ? ({ ip, status: 'found', data: single.data, detailed: true } as const)
-            : ({ ip, status: 'not-found', detailed: true } as const);
+            ? ({ ip, status: 'found', data: single.data, detailed: true, ...from } as const)
+            : ({ ip, status: 'not-found', detailed: true, ...from } as const);
         return context.cache.answer(answer, generation);
       } catch (error) {
         const apiError = asApiError(error);

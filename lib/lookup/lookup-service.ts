@@ -312,7 +312,7 @@ export class LookupService {
       maxWaitMs: 350,
       backgroundWaitMs: 2_000,
       ...options.batch,
-      send: (ips) => this.sendJournaled(ips),
+      send: (ips, asked) => this.sendJournaled(ips, asked),
       fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),
       budget: (priority) => this.guard.budget(priority),
       onStarved: (items) => this.onStarved(items),
@@ -661,11 +661,11 @@ export class LookupService {
    * are in the persistent cache: callers hear the answers only after that, so a stopped worker
    * loses no answer that came back, and its successor knows which calls got none.
    */
-  private async sendJournaled(ips: string[]) {
+  private async sendJournaled(ips: string[], asked: ReadonlySet<string>) {
     const entry = this.journal.begin(this.guard.identity, ips, this.guard.refreshedAt !== null ? this.guard.snapshot().used : null);
     let answered: string[] = [];
     try {
-      const result = await sendBulk(this.calls, ips, entry.written);
+      const result = await sendBulk(this.calls, ips, entry.written, asked);
       if (result.kind === 'done') {
         await this.cache.persisted();
         // Every IP the server answered, unreadable rows included: they are cached (and maybe

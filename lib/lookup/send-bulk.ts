@@ -20,6 +20,7 @@ export async function sendBulk(
   context: CallContext,
   ips: string[],
   journaled: Promise<void> = Promise.resolve(),
+  asked: ReadonlySet<string> = new Set(),
 ): Promise<SendResult<LookupResult>> {
   const all = (result: (ip: string) => LookupResult): SendResult<LookupResult> => ({
     kind: 'done',
@@ -46,7 +47,8 @@ export async function sendBulk(
     await journaled;
     // An IP whose earlier answer was lost takes its one automatic re-ask of the hour now.
     if (lostAnswers) for (const ip of ips) if (lostAnswers.verdict(ip, identity).kind === 'reask') lostAnswers.reasked(ip);
-    const bulk = await client.checkIpBulk(ips);
+    // `asked` reaches a team gateway only (the client knows): its sightings count what analysts asked.
+    const bulk = await (asked.size ? client.checkIpBulk(ips, { asked }) : client.checkIpBulk(ips));
     guard.charge(costOfBulk(bulk), identity);
     const outcomes = new Map<string, LookupResult>();
     for (const item of bulk.items) {
@@ -60,10 +62,11 @@ export async function sendBulk(
         // nothing, it is worth asking again; the other rows of the chunk stand.
         outcomes.set(item.ip, failed(item.ip, { kind: item.kind, message: item.message }));
       } else {
+        const from = item.gateway ? { gateway: item.gateway } : {};
         const answer =
           item.status === 'found'
-            ? ({ ip: item.ip, status: 'found', data: item.data, detailed: false } as const)
-            : ({ ip: item.ip, status: 'not-found', detailed: false } as const);
+            ? ({ ip: item.ip, status: 'found', data: item.data, detailed: false, ...from } as const)
+            : ({ ip: item.ip, status: 'not-found', detailed: false, ...from } as const);
         outcomes.set(item.ip, cache.answer(answer, generation));
       }
       if (item.status !== 'error' || item.unreadable) lostAnswers?.answered(item.ip);

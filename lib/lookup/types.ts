@@ -4,7 +4,7 @@
  * cross the messaging boundary unchanged.
  */
 import type { ApiErrorData } from '../api/errors';
-import type { Reputation, TeamQuota } from '../api/types';
+import type { GatewayProvenance, Reputation, TeamQuota } from '../api/types';
 import type { IpClass } from '../ip/types';
 
 /** Who asked: page scans are automatic and respect the quota reserve; manual ones may use it. */
@@ -22,8 +22,9 @@ export type SkipReason =
   | 'no-key'; // no API key configured
 
 export type LookupResult =
-  | { ip: string; status: 'found'; data: Reputation; fetchedAt: number }
-  | { ip: string; status: 'not-found'; fetchedAt: number }
+  /** `gateway`: where a team gateway's answer came from (fetchedAt: when it reached us). */
+  | { ip: string; status: 'found'; data: Reputation; fetchedAt: number; gateway?: GatewayProvenance }
+  | { ip: string; status: 'not-found'; fetchedAt: number; gateway?: GatewayProvenance }
   /** `limit`: for the cap's refusals, the cap that applied (lookups in its window), for display. */
   | { ip: string; status: 'skipped'; reason: SkipReason; limit?: number }
   | { ip: string; status: 'error'; error: ApiErrorData };

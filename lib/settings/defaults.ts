@@ -30,4 +30,8 @@ export const DEFAULT_SETTINGS: Settings = {
   pivots: [...DEFAULT_PIVOTS],
   // Off: an indicator feeds blocking and detection; medium is context, not a verdict.
   exportOptions: { mediumIndicators: false },
+  // No team gateway: lookups go to apiBaseUrl with apiKey, as before gateways existed.
+  gatewayUrl: '',
+  gatewayAuth: 'token',
+  gatewayToken: '',
 };

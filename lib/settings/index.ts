@@ -8,3 +8,5 @@ export * from './defaults';
 export * from './site-pattern';
 export * from './store';
 export * from './managed';
+export * from './team-gateway';
+export * from './gateway-session';

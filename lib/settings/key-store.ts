@@ -36,12 +36,22 @@ export interface LegacyArea {
   remove(keys: string | string[]): Promise<void>;
 }
 
+/**
+ * The other secrets kept beside the key, in the same database and for the same reason: the team
+ * gateway's personal token, and the organisation sign-in's session (session and refresh tokens).
+ */
+export type SecretName = 'gatewayToken' | 'gatewaySession';
+
 export interface KeyStore {
   /** The stored key after migrating any legacy one; undefined when none was ever stored. */
   read(): Promise<string | undefined>;
   write(key: string): Promise<void>;
   /** Moves a storage.local key into IndexedDB; says what it did (for tests and logs). */
   migrateLegacyKey(): Promise<'moved' | 'nothing-to-move'>;
+  /** Another secret (never in storage.local, so nothing to migrate); undefined when none. */
+  readSecret(name: SecretName): Promise<unknown>;
+  /** Writes, or with undefined removes, another secret; signals the change like a key write. */
+  writeSecret(name: SecretName, value: unknown): Promise<void>;
 }
 
 /** Opened per use and closed after: the key is read rarely, and a worker may stop at any time. */
@@ -107,6 +117,16 @@ export function createKeyStore(legacy: LegacyArea): KeyStore {
       // A legacy key still waiting would otherwise overwrite this one at the next read.
       await migrateLegacyKey();
       await withDb((db) => db.put(STORE, key, API_KEY));
+      await signalChange();
+    },
+    readSecret(name) {
+      return withDb((db) => db.get(STORE, name));
+    },
+    async writeSecret(name, value) {
+      await withDb(async (db) => {
+        if (value === undefined) await db.delete(STORE, name);
+        else await db.put(STORE, value, name);
+      });
       await signalChange();
     },
   };

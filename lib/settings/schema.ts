@@ -32,6 +32,34 @@ export const apiKeySchema = z
   // Printable ASCII only: a NUL or control character cannot be a real key and breaks headers.
   .refine((v) => /^[\x21-\x7e]*$/.test(v), 'An API key uses printable ASCII characters only (no control or accented characters).');
 
+/**
+ * The team gateway's address ('' = no gateway): its root, under which it serves `/api/v1` and
+ * `/auth`. An address typed with the API path (`…/api/v1`, what the gateway's docs once said to
+ * put in the API base URL) is taken for its root.
+ */
+export const gatewayUrlSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    if (value === '') return true;
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || url.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, "Enter the gateway's full http(s) address, such as https://ipl-gateway.example.org.")
+  .refine((value) => !hasUrlCredentials(value), 'Leave the user name and password out of the URL: your token or sign-in is the only credential sent.')
+  .refine((value) => value === '' || !/[?#]/.test(value), "The gateway's address has no query or fragment.")
+  .transform((value) => value.replace(/\/+$/, '').replace(/\/api\/v1$/, ''));
+
+/**
+ * How the analyst proves who they are to the gateway: a personal token the operator gave them,
+ * or signing in with the organisation (the gateway's single sign-on, a short-lived session).
+ */
+export const gatewayAuthSchema = z.enum(['token', 'sign-in']);
+export type GatewayAuth = z.infer<typeof gatewayAuthSchema>;
+
 function hasUrlCredentials(value: string): boolean {
   try {
     const url = new URL(value);
@@ -117,12 +145,21 @@ export const settingsSchema = z.object({
   /** "Open in …" links for the card, the popup rows and the context menu. */
   pivots: pivotsSchema,
   exportOptions: exportOptionsSchema,
+  /** The team gateway ('' = none): lookups go there instead of apiBaseUrl (./team-gateway.ts). */
+  gatewayUrl: gatewayUrlSchema,
+  gatewayAuth: gatewayAuthSchema,
+  /** The personal gateway token; a secret kept with the API key (./key-store.ts). */
+  gatewayToken: apiKeySchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
 
-/** Settings as exported to a file: everything except the key. */
-export const exportableSettingsSchema = settingsSchema.omit({ apiKey: true });
+/** The settings that are secrets, kept in the extension's IndexedDB (./key-store.ts). */
+export const SECRET_SETTINGS = ['apiKey', 'gatewayToken'] as const;
+export type SecretSetting = (typeof SECRET_SETTINGS)[number];
+
+/** Settings as exported to a file: everything except the key and the gateway token. */
+export const exportableSettingsSchema = settingsSchema.omit({ apiKey: true, gatewayToken: true });
 export type ExportableSettings = z.infer<typeof exportableSettingsSchema>;
 
 /**
@@ -130,5 +167,5 @@ export type ExportableSettings = z.infer<typeof exportableSettingsSchema>;
  * header). A settings file travels between analysts; if it could change the API address, the
  * next lookup would hand the key to whoever wrote the file, with no permission prompt.
  */
-export const importableSettingsSchema = exportableSettingsSchema.omit({ apiBaseUrl: true, authHeader: true });
+export const importableSettingsSchema = exportableSettingsSchema.omit({ apiBaseUrl: true, authHeader: true, gatewayUrl: true, gatewayAuth: true });
 export type ImportableSettings = z.infer<typeof importableSettingsSchema>;

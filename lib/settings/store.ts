@@ -8,7 +8,7 @@ import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import { DEFAULT_SETTINGS } from './defaults';
 import { createKeyStore, KEY_REVISION_NAME, LEGACY_KEY_NAMES } from './key-store';
-import { settingsSchema, type LookupPolicy, type SettingKey, type Settings } from './schema';
+import { SECRET_SETTINGS, settingsSchema, type LookupPolicy, type SecretSetting, type SettingKey, type Settings } from './schema';
 import {
   applyManaged,
   LockedSettingError,
@@ -26,8 +26,9 @@ function settingItem<K extends keyof Settings>(key: K) {
   return storage.defineItem<Settings[K]>(`local:${key}`, { fallback: DEFAULT_SETTINGS[key], version: VERSION });
 }
 
-/** Every setting but the key, which has its own store. */
-type StoredKey = Exclude<SettingKey, 'apiKey'>;
+/** Every setting but the secrets (the key, the gateway token), which have their own store. */
+type StoredKey = Exclude<SettingKey, SecretSetting>;
+const isSecret = (key: SettingKey): key is SecretSetting => (SECRET_SETTINGS as readonly string[]).includes(key);
 
 export const settingItems = {
   apiBaseUrl: settingItem('apiBaseUrl'),
@@ -38,6 +39,8 @@ export const settingItems = {
   markStyle: settingItem('markStyle'),
   pivots: settingItem('pivots'),
   exportOptions: settingItem('exportOptions'),
+  gatewayUrl: settingItem('gatewayUrl'),
+  gatewayAuth: settingItem('gatewayAuth'),
 } satisfies { [K in StoredKey]: unknown };
 
 /** Created on first use: `browser.storage` must exist by then (tests swap it between cases). */
@@ -55,7 +58,12 @@ const keyChangeSignals = [
  * breaking the UI.
  */
 async function getStoredSetting<K extends SettingKey>(key: K): Promise<Settings[K]> {
-  const raw: unknown = key === 'apiKey' ? await keyStore().read() : await settingItems[key as StoredKey].getValue();
+  const raw: unknown =
+    key === 'apiKey'
+      ? await keyStore().read()
+      : key === 'gatewayToken'
+        ? await keyStore().readSecret('gatewayToken')
+        : await settingItems[key as StoredKey].getValue();
   return validStored(key, raw);
 }
 
@@ -66,7 +74,7 @@ function validStored<K extends SettingKey>(key: K, raw: unknown): Settings[K] {
 }
 
 async function getStoredSettings(): Promise<Settings> {
-  const keys = [...(Object.keys(settingItems) as StoredKey[]), 'apiKey'] as SettingKey[];
+  const keys = [...(Object.keys(settingItems) as StoredKey[]), ...SECRET_SETTINGS] as SettingKey[];
   const values = await Promise.all(keys.map((k) => getStoredSetting(k)));
   return Object.fromEntries(keys.map((k, i) => [k, values[i]])) as Settings;
 }
@@ -130,10 +138,11 @@ async function writeSettings(patch: Partial<Settings>): Promise<Settings> {
   // A locked setting is unchanged here (checked above): writing it would store the
   // organisation's value as the user's own, which would outlive the policy.
   const keys = (Object.keys(patch) as SettingKey[]).filter(
-    (k): k is StoredKey => k !== 'apiKey' && !policy.locked.has(k),
+    (k): k is StoredKey => !isSecret(k) && !policy.locked.has(k),
   );
-  // The key first: a failed key write leaves the other fields of the save unwritten too.
+  // The secrets first: a failed key write leaves the other fields of the save unwritten too.
   if ('apiKey' in patch) await keyStore().write(next.apiKey);
+  if ('gatewayToken' in patch) await keyStore().writeSecret('gatewayToken', next.gatewayToken || undefined);
   await storage.setItems(
     keys.map((k) => ({ item: settingItems[k] as never, value: userValueOf(k, next, stored, policy) as never })),
   );
@@ -156,10 +165,11 @@ function userValueOf(key: StoredKey, next: Settings, stored: Settings, policy: M
 
 /** Follows the user's changes and the organisation's (a policy change may touch every setting). */
 export function watchSettings(callback: (changed: SettingKey[]) => void): () => void {
-  const keys = [...(Object.keys(settingItems) as StoredKey[]), 'apiKey'] as SettingKey[];
+  const keys = [...(Object.keys(settingItems) as StoredKey[]), ...SECRET_SETTINGS] as SettingKey[];
   const unwatchers = [
     ...(Object.keys(settingItems) as StoredKey[]).map((k) => settingItems[k].watch(() => callback([k]))),
-    ...keyChangeSignals.map((item) => item.watch(() => callback(['apiKey']))),
+    // One signal for every secret (key, gateway token, sign-in session): each reader re-reads.
+    ...keyChangeSignals.map((item) => item.watch(() => callback([...SECRET_SETTINGS]))),
   ];
   unwatchers.push(watchManagedPolicy(() => callback(keys)));
   return () => unwatchers.forEach((u) => u());

@@ -44,7 +44,12 @@ export type KeyDestination = Pick<Settings, 'apiBaseUrl' | 'authHeader'>;
 export type CurrentSettings = KeyDestination & { pivots?: readonly Pivot[] };
 
 const KNOWN = new Set(Object.keys(importableSettingsSchema.shape));
-const KEY_DESTINATION_FIELDS = new Set(['apiBaseUrl', 'authHeader']);
+const KEY_DESTINATION_FIELDS = new Set(['apiBaseUrl', 'authHeader', 'gatewayUrl', 'gatewayAuth']);
+/** Secrets a file may hold (an analyst's own export from an older build, a hand-made file): never imported. */
+const SECRET_FIELDS = new Map([
+  ['apiKey', 'an API key'],
+  ['gatewayToken', 'a gateway token'],
+]);
 
 /** Accepts our file format or a bare settings object; fields left out keep their value. */
 export function parseSettingsFile(text: string, current: CurrentSettings): ImportResult {
@@ -70,10 +75,11 @@ export function parseSettingsFile(text: string, current: CurrentSettings): Impor
   const notes: string[] = [];
   const fields = body as Record<string, unknown>;
   const entries = Object.entries(fields);
-  if (entries.some(([k]) => k === 'apiKey')) notes.push('The file contains an API key; it was ignored. Keys are never imported.');
+  const secrets = entries.flatMap(([k]) => SECRET_FIELDS.get(k) ?? []);
+  if (secrets.length) notes.push(`The file contains ${secrets.join(' and ')}; it was ignored. Keys are never imported.`);
   const destinationNote = keyDestinationNote(fields, current);
   if (destinationNote) notes.push(destinationNote);
-  const unknown = entries.map(([k]) => k).filter((k) => k !== 'apiKey' && !KEY_DESTINATION_FIELDS.has(k) && !KNOWN.has(k));
+  const unknown = entries.map(([k]) => k).filter((k) => !SECRET_FIELDS.has(k) && !KEY_DESTINATION_FIELDS.has(k) && !KNOWN.has(k));
   if (unknown.length) notes.push(`Ignored unknown fields: ${unknown.slice(0, 10).join(', ')}.`);
   const candidate = Object.fromEntries(entries.filter(([k]) => KNOWN.has(k)));
   if (!Object.keys(candidate).length) {

@@ -6,7 +6,7 @@ import { escapeBidiInJson } from '../../visible-text';
 import type { IpInfo } from '../../api/types';
 import type { SeverityThresholds } from '../../severity';
 import { toCsv } from './csv';
-import { foundData, rowSeverity, type IpRow } from './ip-rows';
+import { foundData, rowGateway, rowSeverity, type IpRow } from './ip-rows';
 
 const IP_INFO_FIELDS = [
   'asn',
@@ -43,8 +43,27 @@ export const EXPORT_FIELDS = [
   'error_message',
   'fetched_at',
 ] as const;
-export type ExportField = (typeof EXPORT_FIELDS)[number];
-export type ExportRecord = Record<ExportField, string | number | boolean | null>;
+/**
+ * A team gateway's fields, added only when some row came through one (an export of the public
+ * API's answers stays as it was): where the answer came from, when the upstream gave it, and
+ * the team's sightings before this lookup.
+ */
+export const TEAM_EXPORT_FIELDS = [
+  'gateway_cache',
+  'answered_upstream_at',
+  'team_analysts',
+  'new_to_team',
+  'team_first_seen',
+  'team_last_seen',
+  'team_analyst_names',
+] as const;
+export type ExportField = (typeof EXPORT_FIELDS)[number] | (typeof TEAM_EXPORT_FIELDS)[number];
+export type ExportRecord = Partial<Record<ExportField, string | number | boolean | null>>;
+
+/** The fields of an export of `rows`: the team's too when any answer came through a gateway. */
+export function exportFieldsFor(rows: readonly IpRow[]): readonly ExportField[] {
+  return rows.some((row) => rowGateway(row)) ? [...EXPORT_FIELDS, ...TEAM_EXPORT_FIELDS] : EXPORT_FIELDS;
+}
 
 export function isoOrNull(epochMs: number | null | undefined): string | null {
   if (typeof epochMs !== 'number' || !Number.isFinite(epochMs)) return null;
@@ -52,10 +71,10 @@ export function isoOrNull(epochMs: number | null | undefined): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-export function toExportRecord(row: IpRow, thresholds: SeverityThresholds): ExportRecord {
+export function toExportRecord(row: IpRow, thresholds: SeverityThresholds, fields: readonly ExportField[] = EXPORT_FIELDS): ExportRecord {
   const result = row.result;
   const data = foundData(row);
-  const record = Object.fromEntries(EXPORT_FIELDS.map((f) => [f, null])) as ExportRecord;
+  const record = Object.fromEntries(fields.map((f) => [f, null])) as ExportRecord;
   record.ip = row.ip;
   record.seen = row.count;
   record.severity = rowSeverity(row, thresholds);
@@ -74,7 +93,22 @@ export function toExportRecord(row: IpRow, thresholds: SeverityThresholds): Expo
     record.whitelist_entry = data.whitelist?.entry ? JSON.stringify(data.whitelist.entry) : null;
     for (const field of IP_INFO_FIELDS) record[field] = data.ipInfo?.[field] ?? null;
   }
-  if (result?.status === 'found' || result?.status === 'not-found') record.fetched_at = isoOrNull(result.fetchedAt);
+  if (result?.status === 'found' || result?.status === 'not-found') {
+    record.fetched_at = isoOrNull(result.fetchedAt);
+    const gateway = result.gateway;
+    if (gateway && fields.includes('gateway_cache')) {
+      record.gateway_cache = gateway.cache;
+      record.answered_upstream_at = isoOrNull(result.fetchedAt - gateway.ageMs);
+      const s = gateway.sightings;
+      if (s) {
+        record.team_analysts = s.count;
+        record.new_to_team = s.newToTeam;
+        record.team_first_seen = s.firstSeen;
+        record.team_last_seen = s.lastSeen;
+        record.team_analyst_names = s.names ? s.names.join('; ') : null;
+      }
+    }
+  }
   if (result?.status === 'skipped') record.skip_reason = result.reason;
   if (result?.status === 'error') {
     record.error_kind = result.error.kind;
@@ -85,11 +119,12 @@ export function toExportRecord(row: IpRow, thresholds: SeverityThresholds): Expo
 }
 
 export function rowsToCsv(rows: readonly IpRow[], thresholds: SeverityThresholds): string {
+  const fields = exportFieldsFor(rows);
   return toCsv(
-    EXPORT_FIELDS,
+    fields,
     rows.map((row) => {
-      const record = toExportRecord(row, thresholds);
-      return EXPORT_FIELDS.map((f) => record[f]);
+      const record = toExportRecord(row, thresholds, fields);
+      return fields.map((f) => record[f] ?? null);
     }),
   );
 }
@@ -99,7 +134,8 @@ export function rowsToJson(
   thresholds: SeverityThresholds,
   meta: { source: string; exportedAt: number },
 ): string {
-  const items = rows.map((row) => toExportRecord(row, thresholds));
+  const fields = exportFieldsFor(rows);
+  const items = rows.map((row) => toExportRecord(row, thresholds, fields));
   // Bidi controls written as \uXXXX escapes: the same data, but visible in any editor.
   return `${escapeBidiInJson(JSON.stringify({ source: meta.source, exportedAt: isoOrNull(meta.exportedAt), count: items.length, items }, null, 2))}\n`;
 }

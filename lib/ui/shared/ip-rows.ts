@@ -3,7 +3,7 @@
  * sort and filter. Pure functions over LookupResult, so the table, the export and the tests
  * all agree on what a row says.
  */
-import type { Reputation } from '../../api/types';
+import type { GatewayProvenance, Reputation } from '../../api/types';
 import type { LookupResult } from '../../lookup/types';
 import { SEVERITY_LABEL, SEVERITY_RANK, severityOf, type Severity, type SeverityThresholds } from '../../severity';
 import { ipSortKey } from './ip-order';
@@ -17,7 +17,9 @@ export interface IpRow {
 }
 
 export const COLUMNS = ['ip', 'severity', 'score', 'reputation', 'hits', 'lastAttack', 'count'] as const;
-export type Column = (typeof COLUMNS)[number];
+/** With a team gateway's answers, the team's sightings get a column of their own. */
+export const TEAM_COLUMNS = [...COLUMNS, 'team'] as const;
+export type Column = (typeof TEAM_COLUMNS)[number];
 export type SortDirection = 'asc' | 'desc';
 export interface SortState {
   column: Column;
@@ -32,6 +34,7 @@ export const COLUMN_LABEL: Record<Column, string> = {
   hits: 'Hits',
   lastAttack: 'Last attack',
   count: 'Seen',
+  team: 'Team',
 };
 
 /** The first click on a column sorts the way an analyst wants first: riskiest, most, newest. */
@@ -43,7 +46,19 @@ export const FIRST_DIRECTION: Record<Column, SortDirection> = {
   hits: 'desc',
   lastAttack: 'desc',
   count: 'desc',
+  team: 'desc',
 };
+
+/** A team gateway's provenance of the row's answer; undefined for the public API's. */
+export function rowGateway(row: IpRow): GatewayProvenance | undefined {
+  const r = row.result;
+  return r && (r.status === 'found' || r.status === 'not-found') ? r.gateway : undefined;
+}
+
+/** The columns to show: the team's only when some answer came through a team gateway. */
+export function columnsFor(rows: readonly IpRow[]): readonly Column[] {
+  return rows.some((row) => rowGateway(row)?.sightings) ? TEAM_COLUMNS : COLUMNS;
+}
 
 export function foundData(row: IpRow): Reputation | null {
   return row.result?.status === 'found' ? row.result.data : null;
@@ -72,6 +87,9 @@ function valueOf(row: IpRow, column: Column, thresholds: SeverityThresholds): Va
       return data?.lastAttack ?? null;
     case 'count':
       return row.count;
+    case 'team':
+      // Analysts who looked it up before; "new to the team" sorts as 0.
+      return rowGateway(row)?.sightings?.count ?? null;
   }
 }
 

@@ -48,7 +48,10 @@ describe('the gateway through lib/api', () => {
     sim.reset();
     for (const authHeader of ['authorization', 'x-api-key'] as const) {
       const viaGateway = await createApiClient({ baseUrl: base, apiKey: token, authHeader }).checkIpBulk(ips);
-      expect(viaGateway.items).toEqual(direct.items);
+      // The same answers, plus where each came from (the API's carry no provenance).
+      expect(viaGateway.items.map((item) => ({ ...item, gateway: undefined }))).toEqual(direct.items);
+      expect(direct.items.every((item) => !('gateway' in item))).toBe(true);
+      expect(viaGateway.items.filter((item) => item.status !== 'error').every((item) => 'gateway' in item && item.gateway?.sightings !== null)).toBe(true);
     }
     const bulkCalls = paidCalls();
     expect(bulkCalls).toHaveLength(1);
@@ -58,9 +61,10 @@ describe('the gateway through lib/api', () => {
   it('answers single and detailed lookups as the API does, 404 for an IP not in the database', async () => {
     const client = createApiClient({ baseUrl: base, apiKey: token, authHeader: 'authorization' });
     const direct = createApiClient({ baseUrl: sim.baseUrl, apiKey: DEMO_KEY, authHeader: 'authorization' });
-    const detailed = await client.checkIp(FIXTURES.high.ip, { detailed: true });
+    const { gateway, ...detailed } = await client.checkIp(FIXTURES.high.ip, { detailed: true });
     expect(detailed).toEqual(await direct.checkIp(FIXTURES.high.ip, { detailed: true }));
-    expect(await client.checkIp(NOT_FOUND_IPS[1])).toEqual({ status: 'not-found', ip: NOT_FOUND_IPS[1] });
+    expect(gateway).toMatchObject({ cache: 'miss', ageMs: 0, sightings: { count: 0, newToTeam: true } });
+    expect(await client.checkIp(NOT_FOUND_IPS[1])).toEqual({ status: 'not-found', ip: NOT_FOUND_IPS[1], gateway: expect.objectContaining({ cache: 'miss' }) });
   });
 
   it('says where each answer came from: X-Cache, its age, and an additive gateway field', async () => {

@@ -1,7 +1,7 @@
 /** A gateway over a given store with the API simulator as its upstream, for tests. */
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import type { DashboardSettings, OidcSettings, SignInSettings } from '../../../gateway/src/config';
+import { DEFAULT_SIGHTINGS, type DashboardSettings, type OidcSettings, type SignInSettings } from '../../../gateway/src/config';
 import type { SightingsSource } from '../../../gateway/src/dashboard/team-stats';
 import { createGateway, type Gateway, type GatewaySettings } from '../../../gateway/src/server';
 import type { Store } from '../../../gateway/src/store/types';
@@ -15,6 +15,7 @@ export const TEST_SETTINGS: GatewaySettings = {
   sendPrivate: false,
   leaseMs: 5_000,
   allowedOrigins: null,
+  sightings: DEFAULT_SIGHTINGS,
 };
 
 export interface Harness {

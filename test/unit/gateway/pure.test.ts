@@ -105,7 +105,7 @@ describe('wire shapes', () => {
       fc.property(reputation, (rep) => {
         const row = bulkRowOf(rep.ip, { status: 'found', data: rep }, provenance);
         const back = normalizeBulkRow(JSON.parse(JSON.stringify(row)), rep.ip);
-        expect(back).toEqual({ ip: rep.ip, status: 'found', data: { ...rep, description: null } });
+        expect(back).toEqual({ ip: rep.ip, status: 'found', data: { ...rep, description: null }, gateway: { cache: 'hit', ageMs: 1000, sightings: null } });
       }),
     );
   });
@@ -121,7 +121,7 @@ describe('wire shapes', () => {
   });
   it('not-found rows read back as not found, and carry the provenance', () => {
     const row = bulkRowOf('9.9.9.9', { status: 'not-found' }, provenance);
-    expect(normalizeBulkRow(row, '9.9.9.9')).toEqual({ ip: '9.9.9.9', status: 'not-found' });
+    expect(normalizeBulkRow(row, '9.9.9.9')).toEqual({ ip: '9.9.9.9', status: 'not-found', gateway: { cache: 'hit', ageMs: 1000, sightings: null } });
     expect(row.gateway).toEqual({ cache: 'hit', age: 1, fetched_at: '1970-01-01T00:00:00.000Z' });
   });
 });
