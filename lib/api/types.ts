@@ -26,6 +26,12 @@ export interface ApiClientOptions {
   circuit?: CircuitBreaker;
   /** Time for timeouts and retry waits; the globals by default (tests pass a fake clock). */
   timers?: ApiTimers;
+  /**
+   * A team gateway's sign-in: called when the session token is refused as ended
+   * (`sign-in-again`); a new token (a refresh) makes the request go once more with it, null
+   * leaves the refusal as it is.
+   */
+  renewKey?: () => Promise<string | null>;
 }
 
 export interface ApiTimers {
