@@ -21,8 +21,7 @@ import {
   type ProtocolError,
 } from './protocol';
 import { PIVOT_ID, type PivotChoice } from './pivots';
-import { gatewayUrlSchema, markStyleSchema, settingsSchema, thresholdsSchema, type Settings } from './settings';
-import type { GatewayInfo, SignInState } from './background/gateway-sign-in';
+import { gatewayUrlSchema, markStyleSchema, settingsSchema, thresholdsSchema, type GatewayInfo, type Settings, type SignInState } from './settings';
 
 const ip = z.string().min(2).max(100);
 const ipList = z.array(ip).min(1).max(10_000);

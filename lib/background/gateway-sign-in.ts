@@ -18,8 +18,12 @@ import {
   getSettingsOf,
   readGatewaySession,
   writeGatewaySession,
+  type GatewayInfo,
   type GatewaySession,
+  type SignInState,
 } from '../settings';
+
+export type { GatewayInfo, SignInState } from '../settings';
 import { onAlarm, scheduleAlarm, SESSION_REFRESH_ALARM } from './wake-alarm';
 
 /** What the fragment of a finished sign-in holds (docs/gateway.md). */
@@ -72,18 +76,6 @@ export function refreshAt(session: Pick<GatewaySession, 'expiresAt' | 'signedInA
   return Math.max(issuedAt, session.expiresAt - margin);
 }
 
-/** What pages may know of the sign-in: never a token. */
-export interface SignInState {
-  signedIn: boolean;
-  analyst?: string;
-  expiresAt?: number;
-  gatewayUrl?: string;
-}
-
-export interface GatewayInfo {
-  signIn: boolean;
-  issuer: string | null;
-}
 
 const infoSchema = z.object({ sign_in: z.boolean(), issuer: z.string().max(2048).nullish() });
 
