@@ -114,8 +114,8 @@ export function createGatewayForm(services: UiServices) {
     try {
       const reply = await services.send('ui:sign-in', {});
       if (reply.ok) {
+        // The signed-in notice says who, and is itself a status for screen readers.
         state.value = reply.value;
-        outcome.value = { ok: true, text: `Signed in as ${reply.value.analyst ?? 'you'}.` };
       } else outcome.value = { ok: false, text: `Not signed in: ${reply.error.message}` };
     } finally {
       phase.value = 'idle';
