@@ -18,6 +18,7 @@ import type { Simulator } from '../sim/server';
 import { startGateway, type Harness } from '../unit/gateway/gateway-harness';
 import { GATEWAY_AUDIENCE, startProvider, type TestProvider } from '../unit/gateway/oidc-provider';
 import { freePort } from '../unit/gateway/redis-servers';
+import { auditPage } from './axe';
 import { expect, launchWithExtension, serviceWorkerOf, test } from './fixtures';
 import { sendFromExtension, startPageSimulator } from './page-support';
 
@@ -114,6 +115,10 @@ test('sign in with the organisation, look up, refresh, sign-in maximum → Sign 
   await options.getByRole('button', { name: 'Save gateway' }).click();
   await expect(options.getByText("Saved. Lookups go through your team's gateway.")).toBeVisible();
   await signInFromOptions(options, { login: true });
+  // The section open and signed in, in both colour schemes: no WCAG violation.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    expect((await auditPage(options, { colorScheme, include: ['section[aria-labelledby="gateway-heading"]'] })).summary).toBe('');
+  }
 
   // A lookup through the gateway with the session.
   const first = await lookup('185.220.101.1');
