@@ -70,7 +70,7 @@ export default defineConfig({
     short_name: 'IP Lens',
     description:
       'Colours every IP address in your SIEM console by its threat reputation and shows score, hits, last attack and network details on hover.',
-    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting', 'alarms'],
+    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting', 'alarms', 'identity'],
     // What an administrator may set through policy (README, "For administrators"). Chrome
     // passes only values that fit this schema to storage.managed; Firefox reads its policies.json.
     ...(browser === 'firefox' ? {} : { storage: { managed_schema: 'managed_schema.json' } }),

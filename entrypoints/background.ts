@@ -12,6 +12,7 @@ import { sessionValue } from '@/lib/background/session-value';
 import { createPivotHandlers } from '@/lib/background/pivot-handlers';
 import { createStixHandlers } from '@/lib/background/stix-handlers';
 import { createSettingsHandlers } from '@/lib/background/settings-handlers';
+import { createSignInHandlers } from '@/lib/background/sign-in-handlers';
 import { restrictToTrustedContexts } from '@/lib/background/storage-access';
 import { createSubnetHandlers } from '@/lib/background/subnet-handlers';
 import { createRouter } from '@/lib/message-router';
@@ -33,12 +34,14 @@ export default defineBackground(() => {
   const displayHandlers = createDisplayHandlers();
   const subnetHandlers = createSubnetHandlers({ service: lookupHandlers.service, frameAsks });
   const settingsHandlers = createSettingsHandlers();
+  const signInHandlers = createSignInHandlers();
   const route = createRouter(
-    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers, ...pivotHandlers.handlers, ...settingsHandlers.handlers, ...stixHandlers.handlers },
+    { ...lookupHandlers.handlers, ...pageHandlers.handlers, ...displayHandlers.handlers, ...subnetHandlers.handlers, ...pivotHandlers.handlers, ...settingsHandlers.handlers, ...signInHandlers.handlers, ...stixHandlers.handlers },
     { extensionId: browser.runtime.id, extensionOrigin: browser.runtime.getURL('/'), parse: parseEnvelope },
   );
   browser.runtime.onMessage.addListener((message, sender) => route(message, sender));
   lookupHandlers.start();
   pageHandlers.start();
   displayHandlers.start();
+  signInHandlers.start();
 });

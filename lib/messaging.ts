@@ -21,7 +21,7 @@ import {
   type ProtocolError,
 } from './protocol';
 import { PIVOT_ID, type PivotChoice } from './pivots';
-import { markStyleSchema, settingsSchema, thresholdsSchema, type Settings } from './settings';
+import { gatewayUrlSchema, markStyleSchema, settingsSchema, thresholdsSchema, type GatewayInfo, type Settings, type SignInState } from './settings';
 
 const ip = z.string().min(2).max(100);
 const ipList = z.array(ip).min(1).max(10_000);
@@ -62,6 +62,13 @@ export const messageSchemas = {
    * field, then written by the worker, which outlives a page closed right after a change.
    */
   'ui:save-settings': z.object({ patch: settingsSchema.partial().strict() }).strict(),
+  /** Whether a team gateway offers sign-in with the organisation (its GET /auth/info). */
+  'ui:gateway-info': z.object({ gatewayUrl: gatewayUrlSchema.refine((v) => v !== '', 'No gateway address.') }).strict(),
+  /** Sign in with the organisation at the saved gateway (lib/background/gateway-sign-in.ts). */
+  'ui:sign-in': z.object({}).strict(),
+  'ui:sign-out': z.object({}).strict(),
+  /** Who is signed in and until when; never a token. */
+  'ui:get-sign-in': z.object({}).strict(),
   // ----- content script -> background -----
   /** `now`: answer what is known without a call, leave out the IPs queued for one (ask again). */
   'cs:lookup': z
@@ -131,6 +138,10 @@ export interface MessageReplies {
   'ui:look-up-past-cap': LookupResult[];
   /** The settings in force after the save (the key included: only extension pages may ask). */
   'ui:save-settings': Settings;
+  'ui:gateway-info': GatewayInfo;
+  'ui:sign-in': SignInState;
+  'ui:sign-out': SignInState;
+  'ui:get-sign-in': SignInState;
   'cs:lookup': LookupResult[];
   'cs:lookup-detailed': LookupResult;
   'cs:page-summary': { ok: true };

@@ -8,6 +8,7 @@ import { useServices } from '@/lib/ui/shared/services-context';
 import { ApiSection } from './api-section';
 import { ManagedNotice } from './managed-notice';
 import { ExportSection } from './export-section';
+import { GatewaySection } from './gateway-section';
 import { MarkStyleSection } from './mark-style-section';
 import { PivotsSection } from './pivots-section';
 import { PolicySection } from './policy-section';
@@ -40,6 +41,7 @@ export function OptionsApp() {
         onGrantApi={() => void stores.grantApiAccess()}
       />
       <ApiSection form={stores.api} managed={managed} />
+      <GatewaySection form={stores.gateway} managed={managed} />
       <SitesSection store={stores.sites} apiBaseUrl={stores.api.stored.value?.apiBaseUrl ?? null} managed={managed} />
       <PolicySection
         form={stores.policy}

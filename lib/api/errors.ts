@@ -5,6 +5,7 @@
 export const API_ERROR_KINDS = [
   'missing-key', // 401, or no key configured
   'invalid-key', // 403 Invalid API key / expired (or an unknown 403 that /account also refuses)
+  'sign-in-again', // 403 code "sign_in_again": the team gateway's sign-in session ended, refreshing failed
   'quota-exhausted', // 403 whose message speaks of a limit (or an unknown 403 while /account shows none left)
   'refused', // 403 with a text we do not know, for a key /account accepts: the server's words are quoted
   'redirected', // 3xx: requests are not followed elsewhere (the key would go with them)

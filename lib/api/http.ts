@@ -46,7 +46,10 @@ export interface Transport {
 }
 
 export function createTransport(options: ApiClientOptions, policy: RetryPolicy): Transport {
-  const apiKey = options.apiKey.trim();
+  // Replaced when a team gateway's session is renewed (options.renewKey).
+  let apiKey = options.apiKey.trim();
+  /** Every key this transport held: any of them is taken out of an error's words. */
+  const heldKeys = [apiKey];
   const base = options.baseUrl.trim().replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const { circuit } = options;
@@ -145,15 +148,31 @@ export function createTransport(options: ApiClientOptions, policy: RetryPolicy):
 
   return {
     send(request) {
-      return sendOnce(request).catch((error: unknown) => {
+      return sendRenewing(request).catch((error: unknown) => {
         throw error instanceof ApiError ? sanitized(error) : error;
       });
     },
   };
 
+  /** A request refused for an ended gateway session goes once more with a renewed one. */
+  async function sendRenewing(request: HttpRequest): Promise<HttpAnswer> {
+    const keyUsed = apiKey;
+    try {
+      return await sendOnce(request);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.kind !== 'sign-in-again' || !options.renewKey) throw error;
+      // Another request may have renewed it meanwhile: use that one rather than renew twice.
+      const renewed = apiKey !== keyUsed ? apiKey : await options.renewKey().catch(() => null);
+      if (!renewed) throw error;
+      apiKey = renewed.trim();
+      heldKeys.push(apiKey);
+      return sendOnce(request);
+    }
+  }
+
   /** Every error leaves with the key and other credentials taken out of its words. */
   function sanitized(error: ApiError): ApiError {
-    const message = redactSecrets(error.message, [apiKey]);
+    const message = redactSecrets(error.message, heldKeys);
     if (message === error.message) return error;
     return new ApiError({ ...error.toJSON(), message });
   }

@@ -63,6 +63,15 @@ export function errorForStatus(
   retryAfterMs?: number,
 ): ApiError {
   const message = serverMessage(status, json, text);
+  // The team gateway's stable code for an ended sign-in session (docs/gateway.md): the analyst
+  // must sign in with the organisation again; no key to fix, nothing to retry.
+  if (status === 403 && isSignInAgain(json)) {
+    return new ApiError({ kind: 'sign-in-again', status, message: `Your sign-in with the team gateway has ended (the gateway said "${message}").` });
+  }
   const kind = kindForStatus(status, message);
   return new ApiError({ kind, message, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+}
+
+function isSignInAgain(json: unknown): boolean {
+  return !!json && typeof json === 'object' && (json as Record<string, unknown>).code === 'sign_in_again';
 }

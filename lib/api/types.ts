@@ -31,6 +31,12 @@ export interface ApiClientOptions {
    * body's `asked`, checkIP's `asked=true`), for the team's sightings. Never sent to the API.
    */
   teamGateway?: boolean;
+  /**
+   * A team gateway's sign-in: called when the session token is refused as ended
+   * (`sign-in-again`); a new token (a refresh) makes the request go once more with it, null
+   * leaves the refusal as it is.
+   */
+  renewKey?: () => Promise<string | null>;
 }
 
 export interface ApiTimers {

@@ -6,6 +6,7 @@
 import { createApiClient, type ApiClientOptions } from '../api';
 import type { ClientSetup } from '../lookup/lookup-service';
 import { fingerprint } from '../lookup/quota-ledger';
+import { gatewaySignIn } from './gateway-sign-in';
 import { gatewayApiBase, getSettings, readGatewaySession, readManagedPolicy, usesTeamGateway, type Settings } from '../settings';
 
 /**
@@ -37,6 +38,12 @@ export async function clientFromSettings(shared: Pick<ApiClientOptions, 'circuit
   };
 }
 
+/** Lookups while the analyst is not signed in say so (never "no key", never a silent unknown). */
+const NOT_SIGNED_IN = {
+  kind: 'sign-in-again',
+  message: "You are not signed in to your team's gateway: sign in with your organisation in Settings.",
+} as const;
+
 /**
  * The team gateway, spoken to exactly as the API (it serves the same v1 routes), with the
  * analyst's personal token or the session the organisation sign-in gave. A session issued by
@@ -56,11 +63,19 @@ async function gatewayClient(settings: Settings, shared: Pick<ApiClientOptions, 
     };
   }
   const session = await readGatewaySession();
-  if (!session || session.gatewayUrl !== settings.gatewayUrl) return { server, handle: null };
+  if (!session || session.gatewayUrl !== settings.gatewayUrl) return { server, handle: null, refusal: NOT_SIGNED_IN };
   return {
     server,
     handle: {
-      client: createApiClient({ baseUrl: server, apiKey: session.sessionToken, authHeader: 'authorization', teamGateway: true, ...shared }),
+      client: createApiClient({
+        baseUrl: server,
+        apiKey: session.sessionToken,
+        authHeader: 'authorization',
+        teamGateway: true,
+        // A session refused as ended is refreshed once, and the request sent again with it.
+        renewKey: () => gatewaySignIn().refresh(),
+        ...shared,
+      }),
       // The analyst's quota at the gateway, whichever session token (each refresh brings a new one).
       identity: fingerprint(`${server}\nsignin:${session.analyst}`),
     },

@@ -25,8 +25,9 @@ export type SendState = Pick<CallContext, 'client' | 'keyError' | 'guard'>;
 
 /** The answer for every IP while nothing may be sent, or null if sending is allowed. */
 export function refusalOf(state: SendState): ((ip: string) => LookupResult) | null {
-  if (!state.client()) return (ip) => skipped(ip, 'no-key');
   const keyError = state.keyError();
+  // No client with a reason (a gateway sign-in without a session) fails with that reason.
+  if (!state.client()) return keyError ? (ip) => failed(ip, keyError) : (ip) => skipped(ip, 'no-key');
   if (keyError) return (ip) => failed(ip, keyError);
   if (state.guard.blocked) return (ip) => skipped(ip, 'quota-exhausted');
   return null;

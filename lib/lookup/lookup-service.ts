@@ -57,6 +57,11 @@ export interface ClientSetup {
   server: string;
   /** null: no API key is configured. */
   handle: ClientHandle | null;
+  /**
+   * Why there is no handle when "no key" would mislead: a team gateway's sign-in with no
+   * session (`sign-in-again`). Every lookup fails with it, so pages say "Sign in again".
+   */
+  refusal?: ApiErrorData;
 }
 export type ClientSource = () => Promise<ClientSetup>;
 
@@ -437,7 +442,7 @@ export class LookupService {
   /** Calls the free /account with the stored settings and refreshes the ledger; throws ApiError. */
   async verifyKey(): Promise<AccountInfo> {
     await this.ready();
-    if (!this.handle) throw new ApiError(NO_KEY_ERROR);
+    if (!this.handle) throw new ApiError(this.keyError ?? NO_KEY_ERROR);
     return this.refreshNow(this.handle);
   }
 
@@ -450,7 +455,7 @@ export class LookupService {
   async testKey(): Promise<TestKeyResult> {
     await this.ready();
     const handle = this.handle;
-    if (!handle) throw new ApiError(NO_KEY_ERROR);
+    if (!handle) throw new ApiError(this.keyError ?? NO_KEY_ERROR);
     try {
       const result = await handle.client.testKey();
       this.guard.charge(COST_OF_TEST_KEY, handle.identity);
@@ -606,7 +611,7 @@ export class LookupService {
   }
 
   private async loadClient(generation: number): Promise<void> {
-    const { server, handle } = await this.options.clientSource();
+    const { server, handle, refusal } = await this.options.clientSource();
     // Superseded while reading: the newer load applies newer settings; wait for it instead.
     if (generation !== this.clientGeneration) return this.clientLoad ?? undefined;
     // The ledger follows the identity (base URL + key): a new key or server has its own quota.
@@ -616,7 +621,7 @@ export class LookupService {
     this.handle = handle;
     // Not awaited: the cache's reads and writes wait for the store's claim themselves.
     const claimed = this.cache.useOwner(server);
-    this.keyError = null;
+    this.keyError = refusal ?? null;
     if (server !== this.server) this.serverChanged(server, claimed);
     const force = this.forceRefreshOnLoad;
     this.forceRefreshOnLoad = false;
@@ -860,7 +865,7 @@ export class LookupService {
     if (error.kind === 'quota-exhausted') {
       this.guard.markExhausted(error.message);
       this.batcher.settleQueued('all', (ip) => skipped(ip, 'quota-exhausted'));
-    } else if (error.kind === 'invalid-key' || error.kind === 'missing-key' || error.kind === 'refused') {
+    } else if (error.kind === 'invalid-key' || error.kind === 'missing-key' || error.kind === 'refused' || error.kind === 'sign-in-again') {
       // A refusal /account could not explain repeats (and bills) on every call: stop until the
       // settings change or the key is verified again.
       const data = error.toJSON();

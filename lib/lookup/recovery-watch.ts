@@ -25,6 +25,7 @@ export const RETRIABLE_FAILURES: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKin
   'not-found',
   'invalid-key',
   'missing-key',
+  'sign-in-again',
 ]);
 /** The ones that may end on their own: worth probing for. */
 const PROBED: ReadonlySet<ApiErrorKind> = new Set<ApiErrorKind>(['timeout', 'network', 'server', 'rate-limited', 'bad-response']);

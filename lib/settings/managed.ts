@@ -18,6 +18,7 @@ import {
   apiBaseUrlSchema,
   apiKeySchema,
   authHeaderSchema,
+  gatewayUrlSchema,
   lookupPolicySchema,
   markStyleSchema,
   sitePatternSchema,
@@ -45,11 +46,15 @@ const VALUE_SCHEMAS = {
   thresholds: thresholdsSchema,
   markStyle: markStyleSchema,
   pivots: z.array(managedPivotSchema).max(50),
+  /** The team gateway every lookup goes through ('' = none, locked so). */
+  gatewayUrl: gatewayUrlSchema,
 } as const;
 
 type ValueKey = keyof typeof VALUE_SCHEMAS;
 export type ManagedValues = { [K in ValueKey]?: z.infer<(typeof VALUE_SCHEMAS)[K]> } & {
   lookupPolicy?: Partial<LookupPolicy>;
+  /** From `gatewaySignIn: "required"`: analysts sign in with the organisation, no personal token. */
+  gatewayAuth?: 'sign-in';
 };
 
 /** What can be locked: a setting, or one field of the lookup policy (`lookupPolicy.reservePercent`). */
@@ -69,8 +74,8 @@ export interface ManagedPolicy {
 export const NO_POLICY: ManagedPolicy = { values: {}, apiKey: null, proxyAddsKey: false, locked: new Set(), problems: [] };
 
 const POLICY_FIELDS = Object.keys(lookupPolicySchema.shape) as (keyof LookupPolicy)[];
-const SETTING_LOCKS = ['apiBaseUrl', 'apiKey', 'authHeader', 'sitesToScan', 'thresholds', 'markStyle', 'pivots'] as const;
-const KNOWN = new Set<string>([...Object.keys(VALUE_SCHEMAS), 'lookupPolicy', 'apiKey', 'proxyAddsKey', 'lockedSettings']);
+const SETTING_LOCKS = ['apiBaseUrl', 'apiKey', 'authHeader', 'sitesToScan', 'thresholds', 'markStyle', 'pivots', 'gatewayUrl', 'gatewayAuth'] as const;
+const KNOWN = new Set<string>([...Object.keys(VALUE_SCHEMAS), 'lookupPolicy', 'apiKey', 'proxyAddsKey', 'gatewaySignIn', 'lockedSettings']);
 
 function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'not a valid value';
@@ -138,6 +143,15 @@ export function parseManagedPolicy(raw: unknown): ManagedPolicy {
       // No key is sent, so none may be typed in: the proxy is the only credential.
       locked.add('apiKey');
       locked.add('authHeader');
+    }
+  }
+
+  if (input.gatewaySignIn !== undefined) {
+    if (input.gatewaySignIn !== 'required') ignore('gatewaySignIn', 'the only value is "required".');
+    else {
+      // Personal tokens are off: a lost laptop holds a session that ends, not a token that lasts.
+      values.gatewayAuth = 'sign-in';
+      locked.add('gatewayAuth');
     }
   }
 

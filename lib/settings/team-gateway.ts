@@ -21,3 +21,17 @@ export function gatewayApiBase(gatewayUrl: string): string {
 export function gatewayAuthUrl(gatewayUrl: string, route: 'info' | 'login' | 'refresh' | 'logout'): string {
   return `${gatewayUrl}/auth/${route}`;
 }
+
+/** What pages may know of the organisation sign-in: never a token. */
+export interface SignInState {
+  signedIn: boolean;
+  analyst?: string;
+  expiresAt?: number;
+  gatewayUrl?: string;
+}
+
+/** A gateway's GET /auth/info: whether it offers sign-in with the organisation. */
+export interface GatewayInfo {
+  signIn: boolean;
+  issuer: string | null;
+}

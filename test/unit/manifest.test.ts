@@ -8,7 +8,7 @@ const manifestFor = (mode: string, browser = 'chrome') =>
 describe('manifest', () => {
   it('release build: minimal permissions, host access only to the default API origin', () => {
     const m = manifestFor('production');
-    expect(m.permissions).toEqual(['storage', 'activeTab', 'contextMenus', 'scripting', 'alarms']);
+    expect(m.permissions).toEqual(['storage', 'activeTab', 'contextMenus', 'scripting', 'alarms', 'identity']);
     expect(m.host_permissions).toEqual(['https://ipswamp.com/*']);
     // Custom API origins and sites to scan are asked for at runtime, one origin at a time.
     expect(m.optional_host_permissions).toEqual(['*://*/*']);

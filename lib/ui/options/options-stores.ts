@@ -8,6 +8,7 @@ import type { Settings } from '../../settings';
 import type { UiServices } from '../shared/services';
 import { createStatusStore } from '../shared/status-store';
 import { createApiForm } from './api-form';
+import { createGatewayForm } from './gateway-form';
 import { isLocked, NO_MANAGED_VIEW } from './managed-locks';
 import { originPatternForUrl } from '../shared/site-pattern';
 import { createPivotsStore } from './pivots-store';
@@ -31,6 +32,7 @@ export function createOptionsStores(services: UiServices) {
      */
     missingApiAccess: signal<string | null>(null),
     api: createApiForm(services),
+    gateway: createGatewayForm(services),
     sites: createSitesStore(services),
     status: createStatusStore(services),
     clearing: signal(false),
@@ -78,6 +80,7 @@ export function createOptionsStores(services: UiServices) {
     if (!newest()) return;
     // A save of the API section in flight loads its own result, and keeps what was changed meanwhile.
     if (first || (!stores.api.dirty.value && stores.api.phase.value !== 'saving')) stores.api.load(s);
+    stores.gateway.load(s, first);
     stores.policy.load(s.lookupPolicy);
     stores.thresholds.load(s.thresholds);
     stores.markStyle.load(s.markStyle);

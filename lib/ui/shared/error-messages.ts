@@ -28,6 +28,12 @@ export const ERROR_TEXT: Record<ApiErrorKind | ProtocolErrorKind, ErrorText> = {
     nextStep: 'Copy the key again from API Settings in your account dashboard, paste it in Settings and save.',
     action: 'open-options',
   },
+  'sign-in-again': {
+    title: 'Sign in again',
+    message: "Your sign-in with your team's gateway has ended (it expired, or you or an administrator signed you out), so nothing was looked up.",
+    nextStep: 'Open Settings and press "Sign in with your organisation".',
+    action: 'open-options',
+  },
   'quota-exhausted': {
     title: 'Quota exhausted',
     message: 'This key has used every request its plan allows for the current billing period.',

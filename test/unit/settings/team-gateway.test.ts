@@ -140,3 +140,32 @@ describe('clientFromSettings with a team gateway', () => {
     expect((await clientFromSettings()).server).toBe('https://api.example/api/v1');
   });
 });
+
+describe('the team gateway by policy', () => {
+  it('sets and locks gatewayUrl, and gatewaySignIn "required" locks sign-in', async () => {
+    const { applyManaged, parseManagedPolicy, lockedChanges } = await import('@/lib/settings');
+    const policy = parseManagedPolicy({ gatewayUrl: `${GATEWAY}/api/v1`, gatewaySignIn: 'required' });
+    expect(policy.problems).toEqual([]);
+    expect([...policy.locked].sort()).toEqual(['gatewayAuth', 'gatewayUrl']);
+    const effective = applyManaged({ ...DEFAULT_SETTINGS, gatewayAuth: 'token', gatewayToken: TOKEN }, policy);
+    expect(effective).toMatchObject({ gatewayUrl: GATEWAY, gatewayAuth: 'sign-in' });
+    expect(lockedChanges(policy, effective, { gatewayAuth: 'token' })).toEqual(['gatewayAuth']);
+    expect(lockedChanges(policy, effective, { gatewayUrl: 'https://elsewhere.example' })).toEqual(['gatewayUrl']);
+  });
+
+  it('ignores a bad value with a reason, and lets lockedSettings lock the gateway fields', async () => {
+    const { parseManagedPolicy } = await import('@/lib/settings');
+    const bad = parseManagedPolicy({ gatewayUrl: 'ftp://x', gatewaySignIn: 'optional' });
+    expect(bad.locked.size).toBe(0);
+    expect(bad.problems.join(' ')).toMatch(/gatewayUrl: .*http\(s\).*Ignored.*gatewaySignIn: the only value is "required"\. Ignored\./);
+    expect([...parseManagedPolicy({ lockedSettings: ['gatewayUrl', 'gatewayAuth'] }).locked].sort()).toEqual(['gatewayAuth', 'gatewayUrl']);
+  });
+
+  it('with sign-in required, the personal token is not sent even when one is stored', async () => {
+    await saveSettings({ gatewayUrl: GATEWAY, gatewayAuth: 'token', gatewayToken: TOKEN });
+    (fakeBrowser.storage as unknown as { managed: { get(): Promise<unknown> } }).managed = { get: async () => ({ gatewaySignIn: 'required' }) };
+    const setup = await clientFromSettings();
+    expect(setup.handle).toBeNull();
+    expect(setup.refusal).toMatchObject({ kind: 'sign-in-again' });
+  });
+});
