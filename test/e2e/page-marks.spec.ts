@@ -52,7 +52,10 @@ test('Splunk-like events: form fields and editable regions are skipped, expanded
   await page.goto(pageUrl(env.sim, 'splunk-events.html'));
   await expect.poll(() => markedIps(page, 'critical')).toEqual(expect.arrayContaining(['185.220.101.1', '2a0b:4140:ddd::1']));
   await expect.poll(() => markedIps(page, 'unknown')).toContain('9.9.9.9');
-  expect(await markedIps(page, 'high')).toEqual(expect.arrayContaining(['23.129.64.130', '93.184.216.66']));
+  // The high fixture's first event (the twelfth) is below the first screen, under three expanded
+  // events: it is asked with the rows near the screen, in a batch that may come after the one
+  // that answered the critical and unknown IPs on screen.
+  await expect.poll(() => markedIps(page, 'high')).toEqual(expect.arrayContaining(['23.129.64.130', '93.184.216.66']));
   const all = (await Promise.all((['critical', 'high', 'medium', 'low', 'unknown', 'skipped', 'pending'] as const).map((s) => markedTexts(page, s)))).flat();
   expect(all.filter((m) => m.parentTag === 'textarea' || m.owner === 'notes-editor')).toEqual([]);
 
