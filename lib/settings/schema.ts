@@ -12,14 +12,7 @@ export const apiBaseUrlSchema = z
   .string()
   .trim()
   .min(1, 'Enter the API base URL.')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'Enter a full http(s) URL, such as https://ipswamp.com/api/v1.')
+  .refine(isHttpUrl, 'Enter a full http(s) URL, such as https://ipswamp.com/api/v1.')
   // A user:pass@ would travel to the server beside the key and be quoted by fetch errors.
   .refine((value) => !hasUrlCredentials(value), 'Leave the user name and password out of the URL: the API key is the only credential sent.')
   .transform((value) => value.replace(/\/+$/, ''));
@@ -40,15 +33,7 @@ export const apiKeySchema = z
 export const gatewayUrlSchema = z
   .string()
   .trim()
-  .refine((value) => {
-    if (value === '') return true;
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || url.protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }, "Enter the gateway's full http(s) address, such as https://ipl-gateway.example.org.")
+  .refine((value) => value === '' || isHttpUrl(value), "Enter the gateway's full http(s) address, such as https://ipl-gateway.example.org.")
   .refine((value) => !hasUrlCredentials(value), 'Leave the user name and password out of the URL: your token or sign-in is the only credential sent.')
   .refine((value) => value === '' || !/[?#]/.test(value), "The gateway's address has no query or fragment.")
   .transform((value) => value.replace(/\/+$/, '').replace(/\/api\/v1$/, ''));
@@ -59,6 +44,15 @@ export const gatewayUrlSchema = z
  */
 export const gatewayAuthSchema = z.enum(['token', 'sign-in']);
 export type GatewayAuth = z.infer<typeof gatewayAuthSchema>;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
 
 function hasUrlCredentials(value: string): boolean {
   try {
