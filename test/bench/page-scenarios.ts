@@ -33,6 +33,7 @@ import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
 import type { Simulator } from '../sim/server';
 import type { Sighting } from './feasible-calls';
 import { watchInsertions, type InsertionSample } from './insertion-timing';
+import { selfTimeByName } from './self-time';
 import { contentScriptTaskSet, NAME_SHIM, NAV_TIMEOUT_MS, startTrace, threadMs, VIEWPORT, withExtension, type ExtApi, type TraceEvent } from './page';
 
 export interface Scenario {
@@ -96,6 +97,8 @@ export interface TracedTime {
   mainMs: number;
   /** The tasks in which content.js ran (0 without the extension). */
   oursMs: number;
+  /** BENCH_PAGE_SELF: self thread ms by trace event name over all the main thread's tasks. */
+  byName?: Map<string, [ms: number, count: number]>;
 }
 
 /** Address text nodes first shown after the session's first frame, by kind. */
@@ -287,7 +290,12 @@ export function tracedTime(events: TraceEvent[], pageScriptUrl: string, scriptUr
   const long = tasks.map(threadMs).filter((ms) => ms > LONG_TASK_MS);
   const ours = scriptUrl ? [...contentScriptTaskSet(events, scriptUrl)].filter((t) => t.tid === pageCall.tid && pid(t) === pid(pageCall)) : [];
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  return { longTaskMs: sum(long), longTasks: long.length, longestMs: Math.max(0, ...long), mainMs: sum(tasks.map(threadMs)), oursMs: sum(ours.map(threadMs)) };
+  const out: TracedTime = { longTaskMs: sum(long), longTasks: long.length, longestMs: Math.max(0, ...long), mainMs: sum(tasks.map(threadMs)), oursMs: sum(ours.map(threadMs)) };
+  if (process.env.BENCH_PAGE_SELF) {
+    const thread = events.filter((e) => e.tid === pageCall.tid && pid(e) === pid(pageCall)).sort((a, b) => a.ts - b.ts);
+    out.byName = selfTimeByName(thread, tasks.sort((a, b) => a.ts - b.ts));
+  }
+  return out;
 }
 
 /**

@@ -30,6 +30,8 @@
  *   BENCH_PAGE_DEBUG=1 prints our tasks' start times, what the longest task and the
  *     rendering-only frame of most thread time spent it in, each task by kind, and, per scrolled
  *     run, why newly visible IPs missed 500 ms and each bulk call's IPs by when they came on screen;
+ *   BENCH_PAGE_SELF=N (traced scenarios) prints the N trace event names whose self thread time
+ *     differs most with / without the extension (where the extra main-thread time goes);
  *   BENCH_PAGE_OURS_JS=1 prints, per console scenario run with the extension, our script's own JS
  *     time from a CPU profile (what tells two builds of ours apart; page-scenarios.ts);
  *   BENCH_EXTENSION_DIR the build to load (default .output/chrome-mv3-e2e, else built).
@@ -979,6 +981,28 @@ function reportTraced(withExt: ScenarioRun[], without: ScenarioRun[]): void {
   const ours = withExt.map((r) => r.trace!.oursMs);
   const main = (runs: ScenarioRun[]) => median(runs.map((r) => r.trace!.mainMs));
   console.log(`    our script's tasks (thread ms, per run): ${ours.map((v) => v.toFixed(0)).join(', ')}; main thread in all, median: with ${ms(main(withExt))}, without ${ms(main(without))}`);
+  if (process.env.BENCH_PAGE_SELF) reportSelfByName(withExt, without, Number(process.env.BENCH_PAGE_SELF) || 12);
+}
+
+/**
+ * BENCH_PAGE_SELF=N: where the main thread's extra time with the extension goes, by trace event
+ * name (self thread time: each ms under the innermost event covering it), the N names whose
+ * median differs most, with the event counts per session (counts do not depend on the load).
+ */
+function reportSelfByName(withExt: ScenarioRun[], without: ScenarioRun[], top: number): void {
+  const at = (r: ScenarioRun, name: string) => r.trace!.byName?.get(name) ?? [0, 0];
+  const names = new Set([...withExt, ...without].flatMap((r) => [...(r.trace!.byName?.keys() ?? [])]));
+  const rows = [...names].map((name) => {
+    const w = median(withExt.map((r) => at(r, name)[0]));
+    const o = median(without.map((r) => at(r, name)[0]));
+    return { name, w, o, wn: median(withExt.map((r) => at(r, name)[1])), on: median(without.map((r) => at(r, name)[1])) };
+  });
+  rows.sort((a, b) => Math.abs(b.w - b.o) - Math.abs(a.w - a.o));
+  console.log(`    self thread time by trace event, median with / without (events with / without), the ${top} largest differences:`);
+  for (const r of rows.slice(0, top)) {
+    const d = r.w - r.o;
+    console.log(`      ${(d >= 0 ? '+' : '') + d.toFixed(0)} ms: ${r.w.toFixed(0)} / ${r.o.toFixed(0)} ms (${r.wn.toFixed(0)} / ${r.on.toFixed(0)})  ${r.name}`);
+  }
 }
 
 /** Pages that tell private addresses apart: newly shown public ones marked, private ones "Not looked up". */
