@@ -13,11 +13,11 @@ import { caretLookup, hitTest, type CaretLookup } from './card/hit-test';
 import { isRetriable, type LookupSender } from './lookups/lookup-queue';
 import { pageAnswers, type PageAnswers } from './lookups/page-answers';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './changes/mutation-queue';
+import { routeTouched } from './changes/mutation-router';
 import { watchNavigation, type NavigationWatch } from './changes/navigation-watch';
 import { changeSize, emptyChange, OccurrenceStore, type Occurrence, type RangeFactory } from './occurrences/occurrence-store';
 import { quietTimer, type QuietTimer } from './changes/quiet-timer';
 import { farEviction, type FarEviction } from './nearness/far-eviction';
-import { ELEMENT_NODE, TEXT_NODE } from './scanning/dom-constants';
 import { cachedFinder } from './scanning/match-cache';
 import { listPageIps, riskyIps, riskyReporter, type RiskyReporter } from './lookups/page-summary';
 import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './scanning/page-limits';
@@ -25,7 +25,7 @@ import { Scanner } from './scanning/scanner';
 import { markDispatch, type MarkDispatch } from './marks/mark-dispatch';
 import { couldHoldIp, isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
 import { createTimeSlicer, frameWatch, type TimeSlicer } from './scanning/time-slicer';
-import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './nearness/near-tracker';
+import { createNearTracker, listItemOf, type NearTracker } from './nearness/near-tracker';
 import { sampleViewport } from './nearness/viewport-sample';
 import { screenSampler, type ScreenSampler } from './nearness/screen-sampler';
 
@@ -424,50 +424,7 @@ export class PageLens {
       this.answers.prune(this.isOnPage, this.store.ipCount);
       this.quiet.touch();
     }
-    // What the page just added is what the analyst is watching: before the initial scan, text
-    // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,
-    // its IP-less columns too: their rows say where they are) waits behind what is on screen.
-    // Skipped regions are checked by the scanner, in its slices.
-    // All queued before the scanner starts (batch): one slice here, the rest after a yield.
-    void this.scanner.batch(() => {
-      const later: Node[] = [];
-      const far: Node[] = [];
-      for (const node of batch.touched) {
-        if (batch.reread) {
-          far.push(node);
-          continue;
-        }
-        // A row the page moved (recycled from the bottom to the top) is placed where it is now.
-        if (node.nodeType === ELEMENT_NODE) this.tracker.relocate(node as Element);
-        const nearness = this.nearnessOfNode(node);
-        if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
-        else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
-        else later.push(node);
-      }
-      for (const node of later) void this.scanner.enqueue(node, 'urgent');
-      for (const node of far) void this.scanner.enqueue(node, 'background');
-    });
+    routeTouched(batch, this.tracker, this.screen, this.scanner);
     this.navigation.check();
-  }
-
-  /**
-   * Text replaced in a row that no observer has placed yet and that was not on screen at the
-   * last viewport sample: read with the whole-page scan, not before it. A live tail whose rows
-   * were not all read yet re-renders every one of them each second: taken as urgent, those
-   * 20,000 text nodes a second were the whole page again, ahead of the rows the analyst had
-   * just scrolled to, and the page never got read past its first screens. Rows the
-   * page adds (elements) stay urgent, and a scroll samples the screen again (screen-sampler.ts).
-   */
-  private isUnseenText(node: Node): boolean {
-    if (node.nodeType !== TEXT_NODE) return false;
-    const parent = node.parentNode;
-    if (parent?.nodeType !== ELEMENT_NODE) return false;
-    return !this.screen.rows.has(listItemOf(parent as Element));
-  }
-
-  /** Where the element of a touched node (itself, or a text's parent) is, as far as known. */
-  private nearnessOfNode(node: Node): Nearness | 'far' | 'unknown' {
-    const el = node.nodeType === TEXT_NODE ? node.parentNode : node;
-    return el?.nodeType === ELEMENT_NODE ? this.tracker.nearnessOf(el as Element) : 'unknown';
   }
 }
