@@ -13,19 +13,19 @@ import { caretLookup, hitTest, type CaretLookup } from './card/hit-test';
 import { isRetriable, type LookupSender } from './lookups/lookup-queue';
 import { pageAnswers, type PageAnswers } from './lookups/page-answers';
 import { frameScheduler, MutationQueue, type FlushScheduler, type MutationBatch } from './changes/mutation-queue';
+import { routeTouched } from './changes/mutation-router';
 import { watchNavigation, type NavigationWatch } from './changes/navigation-watch';
-import { changeSize, emptyChange, OccurrenceStore, type FarText, type Occurrence, type RangeFactory, type StoreChange } from './occurrences/occurrence-store';
+import { changeSize, emptyChange, OccurrenceStore, type Occurrence, type RangeFactory } from './occurrences/occurrence-store';
 import { quietTimer, type QuietTimer } from './changes/quiet-timer';
 import { farEviction, type FarEviction } from './nearness/far-eviction';
-import { ELEMENT_NODE, TEXT_NODE } from './scanning/dom-constants';
 import { cachedFinder } from './scanning/match-cache';
 import { listPageIps, riskyIps, riskyReporter, type RiskyReporter } from './lookups/page-summary';
 import { DEFAULT_PAGE_LIMITS, type LimitReached, type PageLimits } from './scanning/page-limits';
 import { Scanner } from './scanning/scanner';
-import { hasStaticMarkStyles } from './marks/static-styles';
+import { markDispatch, type MarkDispatch } from './marks/mark-dispatch';
 import { couldHoldIp, isInsideSkipped, type SkipOptions } from './scanning/skip-rules';
 import { createTimeSlicer, frameWatch, type TimeSlicer } from './scanning/time-slicer';
-import { createNearTracker, listItemOf, type Nearness, type NearTracker } from './nearness/near-tracker';
+import { createNearTracker, listItemOf, type NearTracker } from './nearness/near-tracker';
 import { sampleViewport } from './nearness/viewport-sample';
 import { screenSampler, type ScreenSampler } from './nearness/screen-sampler';
 
@@ -73,6 +73,8 @@ export class PageLens {
   private readonly doc: Document;
   private readonly win: Window & typeof globalThis;
   private readonly highlighter: Highlighter;
+  /** What the marks do as the store, the nearness of its text and the answers change. */
+  private readonly marks: MarkDispatch;
   private readonly scanner: Scanner;
   private readonly mutations: MutationQueue;
   private readonly tracker: NearTracker<Occurrence>;
@@ -84,8 +86,6 @@ export class PageLens {
   private readonly listeners = new Set<(ips: ReadonlySet<string>) => void>();
   private readonly abort = new AbortController();
   private settings: DisplaySettings;
-  /** Whether marks.css is in the document; asked when the first mark is shown. */
-  private staticUnderline: boolean | undefined;
   /** The badge's report of the page's high and critical IPs. */
   private readonly summary: RiskyReporter;
   private staleCount = 0;
@@ -111,11 +111,11 @@ export class PageLens {
     this.skip = deps.isOwnUi ? { isOwnUi: deps.isOwnUi } : {};
     this.limits = { ...DEFAULT_PAGE_LIMITS, ...deps.limits };
     this.highlighter = new Highlighter(deps.highlighterEnv ?? browserHighlighterEnv(this.win), deps.markStyle);
-    this.answers = pageAnswers(deps.classifyIp, () => this.settings, { send: deps.lookup, onResults: (r) => this.applyResults(r) });
+    this.answers = pageAnswers(deps.classifyIp, () => this.settings, { send: deps.lookup, onResults: (r) => this.marks.applyResults(r) });
     this.quiet = quietTimer(QUIET_MS, () => this.compact());
     this.tracker = (deps.createTracker ?? createNearTracker)({
-      onNear: (occs, nearness) => this.showNear(occs, nearness),
-      onFar: (occs) => occs.forEach((occ) => occ.range && this.highlighter.remove(occ.range)),
+      onNear: (occs, nearness) => this.marks.showNear(occs, nearness),
+      onFar: (occs) => this.marks.hideFar(occs),
       // Rows read far (no occurrences) came near: read again fully, as urgent.
       onRowsNear: (rows) => this.scanRows(rows),
     });
@@ -128,7 +128,7 @@ export class PageLens {
       mayHoldRow: (row) => !this.readingRows && this.tracker.farRowOf(row) === row,
       slicer: deps.slicer ?? createTimeSlicer(),
       skip: this.skip,
-      onChange: (change) => this.applyChange(change),
+      onChange: (change) => this.marks.applyChange(change),
       onShadowRoot: (root) => this.addShadowRoot(root),
       onLimit: (limit) => this.onLimit(limit),
       limits: this.limits,
@@ -157,7 +157,7 @@ export class PageLens {
       this.store,
       (el) => this.tracker.nearnessOf(el),
       deps.slicer ?? createTimeSlicer(),
-      (change) => this.applyChange(change),
+      (change) => this.marks.applyChange(change),
       this.abort.signal,
       this.limits.maxOccurrences,
     );
@@ -169,6 +169,8 @@ export class PageLens {
       () => riskyIps({ ips: () => this.answers.queue.answeredIps(), severityOf: (ip) => (this.isOnPage(ip) ? this.answers.answeredSeverityOf(ip) : 'pending') }),
       deps.summaryDelayMs ?? 400,
     );
+    // The callbacks above that reach the marks run only once the scan or the observers have begun.
+    this.marks = markDispatch(this.store, this.highlighter, this.tracker, this.answers, this.eviction, this.summary, this.listeners, this.doc, deps.staticStyles, deps.markStyle);
     this.caret = deps.caret ?? caretLookup(this.doc, () => [...this.shadowRoots]);
     this.navigation = watchNavigation(this.win, () => this.rescan(), this.abort.signal);
   }
@@ -197,7 +199,7 @@ export class PageLens {
     this.summary.resend();
     const change = emptyChange();
     this.store.sweepDisconnected(change);
-    this.applyChange(change);
+    this.marks.applyChange(change);
     return this.scanPage();
   }
 
@@ -257,11 +259,8 @@ export class PageLens {
   update(settings: Partial<DisplaySettings>): void {
     const before = this.settings;
     this.settings = { ...before, ...settings };
-    if (settings.markStyle && settings.markStyle !== before.markStyle) {
-      this.highlighter.setStyle(settings.markStyle);
-      if (this.staticUnderline !== undefined) this.adoptDocumentSheetIfNeeded();
-    }
-    if (settings.thresholds || settings.sendPrivate !== undefined) this.recolour(this.store.ips());
+    if (settings.markStyle && settings.markStyle !== before.markStyle) this.marks.setStyle(settings.markStyle);
+    if (settings.thresholds || settings.sendPrivate !== undefined) this.marks.recolour(this.store.ips());
     if (this.settings.sendPrivate && !before.sendPrivate) {
       // Private addresses may now be sent: ask those already shown (the rest as they come near).
       const shown = [...this.store.ips()].filter((ip) =>
@@ -380,58 +379,6 @@ export class PageLens {
     };
   }
 
-  /**
-   * Where an occurrence is tracked: its node's parent when it was read, so the element is told
-   * when the occurrence leaves even if the node left it first (a cell whose text node a page
-   * replaced kept every occurrence it ever showed, and their nodes).
-   */
-  private elementOf(occ: Occurrence): Element | null {
-    const parent = occ.parent;
-    if (!parent) return null;
-    if (parent.nodeType === ELEMENT_NODE) return parent as Element;
-    return (parent as ShadowRoot).host ?? null;
-  }
-
-  private applyChange(change: StoreChange): void {
-    // Added first: when a node's text is replaced, its element keeps being tracked (and known
-    // to be near) instead of being dropped and observed again a frame later.
-    const visible: Occurrence[] = [];
-    const near: Occurrence[] = [];
-    for (const occ of change.added) {
-      const el = this.elementOf(occ);
-      const nearness = el ? this.tracker.track(el, occ) : null;
-      if (nearness === 'visible') visible.push(occ);
-      else if (nearness === 'near') near.push(occ);
-    }
-    for (const occ of change.removed) {
-      if (occ.range) this.highlighter.remove(occ.range);
-      const el = this.elementOf(occ);
-      if (el) this.tracker.untrack(el, occ);
-    }
-    // Rows of texts read far; after the added ones, so a row read again fully keeps its chunk.
-    this.trackFarRows(change.farAdded);
-    for (const far of change.farRemoved) this.tracker.untrackRow(far.row);
-    if (visible.length) this.showNear(visible, 'visible');
-    if (near.length) this.showNear(near, 'near');
-    this.eviction.check();
-    this.summary.schedule();
-  }
-
-  /** One call per row for its far texts: a scan reads a row's texts one after another. */
-  private trackFarRows(added: readonly FarText[]): void {
-    let row: Element | null = null;
-    let texts = 0;
-    for (const far of added) {
-      if (far.row !== row) {
-        if (row) this.tracker.trackRow(row, texts);
-        row = far.row;
-        texts = 0;
-      }
-      texts++;
-    }
-    if (row) this.tracker.trackRow(row, texts);
-  }
-
   private readonly isOnPage = (ip: string): boolean => this.store.countOf(ip) > 0;
 
   /**
@@ -459,56 +406,6 @@ export class PageLens {
     this.summary.schedule();
   }
 
-  /**
-   * Text near the viewport gets its mark, and its IPs are asked (on-screen ones first). Marks
-   * far away are left out of the highlights: see near-tracker.ts for why.
-   */
-  private showNear(occs: Occurrence[], nearness: Nearness): void {
-    if (this.staticUnderline === undefined) {
-      // Asked here, not at start: this runs from observer callbacks, after the page's layout,
-      // so reading a computed style cannot force a restyle of a page that is still rendering.
-      this.staticUnderline = this.deps.staticStyles ?? hasStaticMarkStyles(this.doc);
-      this.adoptDocumentSheetIfNeeded();
-    }
-    const ask = new Set<string>();
-    const priority = nearness === 'visible' ? 'visible' : 'background';
-    for (const occ of occs) {
-      this.highlighter.set(this.store.rangeOf(occ), this.severityOfIp(occ.ip));
-      if (this.answers.queue.wouldAsk(occ.ip, priority) && this.answers.shouldAsk(occ.ip)) ask.add(occ.ip);
-    }
-    // Marks on screen are painted in the frame their text is, not in the next paint batch: a
-    // virtualised grid that replaces its cells' text on every scroll step (every ~50 ms) would
-    // otherwise show each mark for a frame or two before its text is gone, if at all (bench
-    // page, grid: addresses new to the screen marked within 500 ms fell from 100 % to 46-65 %
-    // with the 100 ms batching; near-but-hidden marks still wait for the batch).
-    if (nearness === 'visible') this.highlighter.paint();
-    if (ask.size) this.answers.queue.request(ask, priority);
-  }
-
-  private applyResults(results: LookupResult[]): void {
-    this.recolour(results.map((r) => r.ip));
-    const ips = new Set(results.map((r) => r.ip));
-    for (const listener of this.listeners) listener(ips);
-  }
-
-  private recolour(ips: Iterable<string>): void {
-    for (const ip of ips) {
-      const severity = this.severityOfIp(ip);
-      for (const occ of this.store.rangedOccurrencesOfIp(ip)) {
-        // Only marks near the viewport are in the highlights; the rest take it when they come.
-        if (occ.range && this.highlighter.severityOf(occ.range) !== undefined) this.highlighter.set(occ.range, severity);
-      }
-    }
-    // An answer is painted when it comes (at most one call's worth at a time), not a batch later.
-    this.highlighter.paint();
-    this.summary.schedule();
-  }
-
-  /** Document styles do not reach shadow roots, so those always adopt the sheet. */
-  private adoptDocumentSheetIfNeeded(): void {
-    if (!this.staticUnderline || this.settings.markStyle !== 'underline') this.highlighter.adoptInto(this.doc);
-  }
-
   private addShadowRoot(root: ShadowRoot): void {
     this.shadowRoots.add(root);
     this.highlighter.adoptInto(root);
@@ -520,57 +417,14 @@ export class PageLens {
     if (batch.removed) {
       const change = emptyChange();
       this.store.sweepDisconnected(change, batch.removalsUnseen ? undefined : batch.removedNodes);
-      if (changeSize(change)) this.applyChange(change);
+      if (changeSize(change)) this.marks.applyChange(change);
       this.tracker.releaseParked();
       this.highlighter.forgetDetachedRoots();
       for (const root of this.shadowRoots) if (!root.host.isConnected) this.shadowRoots.delete(root);
       this.answers.prune(this.isOnPage, this.store.ipCount);
       this.quiet.touch();
     }
-    // What the page just added is what the analyst is watching: before the initial scan, text
-    // on screen first. Text replaced far from the screen (a live tail re-rendering 5,000 rows,
-    // its IP-less columns too: their rows say where they are) waits behind what is on screen.
-    // Skipped regions are checked by the scanner, in its slices.
-    // All queued before the scanner starts (batch): one slice here, the rest after a yield.
-    void this.scanner.batch(() => {
-      const later: Node[] = [];
-      const far: Node[] = [];
-      for (const node of batch.touched) {
-        if (batch.reread) {
-          far.push(node);
-          continue;
-        }
-        // A row the page moved (recycled from the bottom to the top) is placed where it is now.
-        if (node.nodeType === ELEMENT_NODE) this.tracker.relocate(node as Element);
-        const nearness = this.nearnessOfNode(node);
-        if (nearness === 'visible') void this.scanner.enqueue(node, 'urgent');
-        else if (nearness === 'far' || (nearness === 'unknown' && this.isUnseenText(node))) far.push(node);
-        else later.push(node);
-      }
-      for (const node of later) void this.scanner.enqueue(node, 'urgent');
-      for (const node of far) void this.scanner.enqueue(node, 'background');
-    });
+    routeTouched(batch, this.tracker, this.screen, this.scanner);
     this.navigation.check();
-  }
-
-  /**
-   * Text replaced in a row that no observer has placed yet and that was not on screen at the
-   * last viewport sample: read with the whole-page scan, not before it. A live tail whose rows
-   * were not all read yet re-renders every one of them each second: taken as urgent, those
-   * 20,000 text nodes a second were the whole page again, ahead of the rows the analyst had
-   * just scrolled to, and the page never got read past its first screens. Rows the
-   * page adds (elements) stay urgent, and a scroll samples the screen again (screen-sampler.ts).
-   */
-  private isUnseenText(node: Node): boolean {
-    if (node.nodeType !== TEXT_NODE) return false;
-    const parent = node.parentNode;
-    if (parent?.nodeType !== ELEMENT_NODE) return false;
-    return !this.screen.rows.has(listItemOf(parent as Element));
-  }
-
-  /** Where the element of a touched node (itself, or a text's parent) is, as far as known. */
-  private nearnessOfNode(node: Node): Nearness | 'far' | 'unknown' {
-    const el = node.nodeType === TEXT_NODE ? node.parentNode : node;
-    return el?.nodeType === ELEMENT_NODE ? this.tracker.nearnessOf(el as Element) : 'unknown';
   }
 }

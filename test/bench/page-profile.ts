@@ -54,7 +54,7 @@ const CONCERNS: [RegExp, string][] = [
   [/highlighter|highlight-styles|static-styles/, 'highlight registration'],
   [/near-tracker/, 'IntersectionObserver work (JS side)'],
   [/message-client|extension-bridge|tab-listener|tab-messages|lookup-queue|webextension-polyfill|wxt\/dist/, 'messaging'],
-  [/page-lens|page-summary|severity|hit-test|navigation-watch/, 'page wiring, summary, recolouring'],
+  [/page-lens|mark-dispatch|mutation-router|page-summary|severity|hit-test|navigation-watch/, 'page wiring, summary, recolouring'],
 ];
 
 function buildReadable(): string {
