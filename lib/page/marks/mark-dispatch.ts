@@ -152,8 +152,9 @@ export function markDispatch(
     },
     recolour,
     applyResults(results) {
-      recolour(results.map((r) => r.ip));
+      // One set serves both: recolour takes any iterable, the listeners want a set.
       const ips = new Set(results.map((r) => r.ip));
+      recolour(ips);
       for (const listener of listeners) listener(ips);
     },
     setStyle(next) {
