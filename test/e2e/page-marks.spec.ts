@@ -47,6 +47,42 @@ test('Kibana-like virtualised grid: severities by name, and rows rendered on scr
   expect((await markedTexts(page, 'critical')).filter((m) => m.connected).length).toBeGreaterThan(0);
 });
 
+/** How far the marks reach beyond the screen: px above its top and below its bottom, over every mark. */
+function markReach(page: Page) {
+  return page.evaluate(() => {
+    let above = 0;
+    let below = 0;
+    let onScreen = 0;
+    for (const [name, h] of CSS.highlights) {
+      if (!name.startsWith('ip-rep-')) continue;
+      for (const r of h) {
+        // The marks' ranges are static ranges: their text's element says where they are.
+        const node = (r as AbstractRange).startContainer;
+        if (!node.isConnected || !node.parentElement) continue;
+        const box = node.parentElement.getBoundingClientRect();
+        if (box.height === 0) continue;
+        if (box.bottom > 0 && box.top < innerHeight) onScreen++;
+        above = Math.max(above, -box.top);
+        below = Math.max(below, box.bottom - innerHeight);
+      }
+    }
+    return { onScreen, screens: Math.max(above, below) / innerHeight };
+  });
+}
+
+test('on a page that scrolls as a whole, marks (and lookups) reach one screen beyond it, not three', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(pageUrl(env.sim, 'big-table.html?rows=3000'));
+  await expect.poll(async () => (await markReach(page)).onScreen).toBeGreaterThan(0);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+  // Rows near the new screen get their marks (those on it and those near it come in one
+  // observer report), and the first screen's marks leave. Both IntersectionObserver margins at
+  // once made Chromium's band three screens each side of it, every row in it marked and looked up.
+  await expect.poll(async () => (await markReach(page)).onScreen).toBeGreaterThan(0);
+  await expect.poll(async () => (await markReach(page)).screens).toBeLessThanOrEqual(1.1);
+  await expect.poll(async () => (await highlightSizes(page)).pending).toBe(0);
+});
+
 test('Splunk-like events: form fields and editable regions are skipped, expanded JSON gets marked', async ({ context }) => {
   const page = await context.newPage();
   await page.goto(pageUrl(env.sim, 'splunk-events.html'));

@@ -200,8 +200,12 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   const parkMs = options.parkMs ?? PARK_MS;
   const now = options.now ?? (() => performance.now());
   // Consoles scroll inside their own containers (a virtualised grid), whose clipping the root
-  // margin does not extend; scrollMargin does (Chrome 120+; ignored elsewhere).
-  const init = { rootMargin: margin, scrollMargin: margin } as IntersectionObserverInit;
+  // margin does not extend; scrollMargin does (Chrome 120+). One or the other, never both:
+  // Chromium applies scrollMargin to the viewport too, on top of rootMargin, and with both at
+  // 100% a window-scrolled page's band reached three screens each side (Chromium 156, 800 px
+  // screen: cells from -3,220 to +4,000 px intersecting, 362 rows of a table where 122 are
+  // within one screen), every cell in it observed, marked and looked up.
+  const init = (typeof IntersectionObserver == 'function' && 'scrollMargin' in IntersectionObserver.prototype ? { scrollMargin: margin } : { rootMargin: margin }) as IntersectionObserverInit;
 
   // SetMaps, not a Set per element and per row: most hold one value.
   const itemsOf = new SetMap<Element, T>();

@@ -183,6 +183,31 @@ describe('near tracker', () => {
     expect(coarse.init).toMatchObject({ rootMargin: '100% 0px 100% 0px' });
   });
 
+  it('extends the viewport by scrollMargin where the browser has it, never by both margins', () => {
+    // Chromium adds scrollMargin to the viewport on top of rootMargin: with both, a
+    // window-scrolled page's band reached three screens each side instead of one.
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'IntersectionObserver');
+    class WithScrollMargin {
+      get scrollMargin() {
+        return '0px';
+      }
+    }
+    Object.defineProperty(globalThis, 'IntersectionObserver', { value: WithScrollMargin, configurable: true, writable: true });
+    try {
+      const { coarse, fine } = setup(4);
+      for (const o of [coarse, fine]) {
+        expect(o.init).toMatchObject({ scrollMargin: '100% 0px 100% 0px' });
+        expect(o.init).not.toHaveProperty('rootMargin');
+      }
+    } finally {
+      if (had) Object.defineProperty(globalThis, 'IntersectionObserver', had);
+      else delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver;
+    }
+    // Without it (Firefox), rootMargin alone, as the 'watches only the ends' test shows.
+    const { coarse } = setup(4);
+    expect(coarse.init).not.toHaveProperty('scrollMargin');
+  });
+
   // Blink keeps an ElementIntersectionObserverData on every element ever observed.
   // A scan appends rows one by one, each its chunk's last end until the next: observed at
   // once, every row of the page was observed once (11,400 rows on the 60k storm page).
