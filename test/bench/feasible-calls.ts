@@ -10,7 +10,10 @@
  *   - an IP that came on screen may leave once it is known (`knownAt`: when it was first asked
  *     or first on screen, whichever came first) and must leave by `dueAt` (first on screen + W);
  *   - an IP asked but never on screen (prefetched, then scrolled past) has no deadline: it rides
- *     in any call with room, or in calls of its own if none has room;
+ *     in any call with room made once it is known, or in calls of its own if none has (no
+ *     client can send an address in a call that left before it knew it: counted that way, an
+ *     address a scrolled live tail brought near the screen after the last on-screen call rode
+ *     for free, and the minimum asked for fewer calls than any client could make);
  *   - a call holds at most `batchSize` IPs.
  * Greedy by deadline, the classic optimum for covering intervals with points: the unsent IP due
  * first fixes the moment of the next call (its deadline), and that call takes every unsent IP
@@ -23,14 +26,16 @@ export interface TimedIp {
 
 export interface FeasibleInput {
   withDeadline: readonly TimedIp[];
-  /** IPs asked that never came on screen. */
-  withoutDeadline: number;
+  /** When each IP asked that never came on screen became known. */
+  withoutDeadline: readonly number[];
   batchSize?: number;
 }
 
 export function latencyFeasibleMinimum({ withDeadline, withoutDeadline, batchSize = 100 }: FeasibleInput): number {
   const byDue = [...withDeadline].sort((a, b) => a.dueAt - b.dueAt);
   const sent = new Set<TimedIp>();
+  /** Each moment calls leave, and the room they have left. */
+  const moments: { at: number; room: number }[] = [];
   let calls = 0;
   for (const first of byDue) {
     if (sent.has(first)) continue;
@@ -41,10 +46,18 @@ export function latencyFeasibleMinimum({ withDeadline, withoutDeadline, batchSiz
       sent.add(ip);
       taken++;
     }
-    calls += Math.ceil(taken / batchSize);
+    const n = Math.ceil(taken / batchSize);
+    calls += n;
+    moments.push({ at: callAt, room: n * batchSize - taken });
   }
-  const room = calls * batchSize - withDeadline.length;
-  return calls + Math.ceil(Math.max(0, withoutDeadline - room) / batchSize);
+  // Riders fill the room of calls made once they are known, earliest calls first: whoever can
+  // ride an early call can ride every later one, so which of them takes it does not matter.
+  const riders = [...withoutDeadline].sort((a, b) => a - b);
+  let next = 0;
+  for (const { at, room } of moments.sort((a, b) => a.at - b.at)) {
+    for (let left = room; left > 0 && next < riders.length && riders[next]! <= at; left--) next++;
+  }
+  return calls + Math.ceil((riders.length - next) / batchSize);
 }
 
 /** One IP as the page saw it during the session (epoch ms). */
@@ -87,11 +100,11 @@ export function answerPaintSamples({ firstAsked, sightings }: SessionCalls): num
  */
 export function feasibleInputOf({ firstAsked, sightings }: SessionCalls, windowMs: number): FeasibleInput {
   const withDeadline: TimedIp[] = [];
-  let withoutDeadline = 0;
+  const withoutDeadline: number[] = [];
   for (const [ip, askedAt] of firstAsked) {
     const s = sightings.get(ip);
     if (!s) {
-      withoutDeadline++;
+      withoutDeadline.push(askedAt);
       continue;
     }
     const appeared = s.atStart ? Math.min(askedAt, s.firstSeen) : s.firstSeen;

@@ -147,7 +147,7 @@ export async function run(): Promise<void> {
     const found = [...firstAsked.keys()].filter((ip) => sim.dataset.lookup(ip) !== null).length;
     // The analyst waits: an IP leaves with the request that first asked it (no slack to batch).
     const timed: TimedIp[] = [...firstAsked.values()].map((at) => ({ knownAt: at, dueAt: at }));
-    const minimum = latencyFeasibleMinimum({ withDeadline: timed, withoutDeadline: 0, batchSize: 100 });
+    const minimum = latencyFeasibleMinimum({ withDeadline: timed, withoutDeadline: [], batchSize: 100 });
     const cached = (await stores[0]!.getAnswers([...firstAsked.keys()])).size;
     const memoryPerIp = (usedMemory(redis.port) - memoryBefore) / cached;
     const keyUsage = [...firstAsked.keys()].slice(0, 500).map((ip) => Number(redisCli(redis.port, 'memory', 'usage', `ipl:{${ip}}:a`).trim()));

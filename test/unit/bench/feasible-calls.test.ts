@@ -7,14 +7,14 @@ const onScreenAt = (times: number[], w: number): TimedIp[] => times.map((t) => (
 describe('latencyFeasibleMinimum', () => {
   it('is the plain minimum when every IP is known at once', () => {
     const ips = onScreenAt(Array<number>(250).fill(0), 400);
-    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: 0 })).toBe(3);
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: [] })).toBe(3);
     expect(plainMinimum(250)).toBe(3);
   });
 
   it('needs a call per window when IPs trickle in: one new IP every 100 ms for 3 s, W = 400 ms', () => {
     const times = Array.from({ length: 30 }, (_, i) => i * 100);
     // Calls at 400 (IPs 0..400), 900 (500..900), 1400, ... 2900 (2500..2900): 6 calls.
-    expect(latencyFeasibleMinimum({ withDeadline: onScreenAt(times, 400), withoutDeadline: 0 })).toBe(6);
+    expect(latencyFeasibleMinimum({ withDeadline: onScreenAt(times, 400), withoutDeadline: [] })).toBe(6);
     expect(plainMinimum(30)).toBe(1);
   });
 
@@ -24,23 +24,37 @@ describe('latencyFeasibleMinimum', () => {
       { knownAt: 0, dueAt: 400 },
       { knownAt: 100, dueAt: 1400 },
     ];
-    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: 0 })).toBe(1);
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: [] })).toBe(1);
     // Known only when on screen: two calls.
-    expect(latencyFeasibleMinimum({ withDeadline: onScreenAt([0, 1000], 400), withoutDeadline: 0 })).toBe(2);
+    expect(latencyFeasibleMinimum({ withDeadline: onScreenAt([0, 1000], 400), withoutDeadline: [] })).toBe(2);
   });
 
   it('more than a batch due at once takes several calls at that moment', () => {
     const times = [...Array<number>(150).fill(0), ...Array<number>(10).fill(200)];
     // At 400: all 160 known, in 2 calls.
-    expect(latencyFeasibleMinimum({ withDeadline: onScreenAt(times, 400), withoutDeadline: 0 })).toBe(2);
+    expect(latencyFeasibleMinimum({ withDeadline: onScreenAt(times, 400), withoutDeadline: [] })).toBe(2);
   });
 
   it('IPs without a deadline fill the room left, then take calls of their own', () => {
     const ips = onScreenAt([0, 1000], 400);
-    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: 198 })).toBe(2);
-    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: 199 })).toBe(3);
-    expect(latencyFeasibleMinimum({ withDeadline: [], withoutDeadline: 101 })).toBe(2);
-    expect(latencyFeasibleMinimum({ withDeadline: [], withoutDeadline: 0 })).toBe(0);
+    const knownAtStart = (n: number) => Array<number>(n).fill(0);
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: knownAtStart(198) })).toBe(2);
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: knownAtStart(199) })).toBe(3);
+    expect(latencyFeasibleMinimum({ withDeadline: [], withoutDeadline: knownAtStart(101) })).toBe(2);
+    expect(latencyFeasibleMinimum({ withDeadline: [], withoutDeadline: [] })).toBe(0);
+  });
+
+  it('an IP without a deadline rides only a call made once it is known', () => {
+    // Calls at 400 and 1,400, with room. Known at 1,000: rides the second.
+    const ips = onScreenAt([0, 1000], 400);
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: [1_000] })).toBe(2);
+    // Known at 2,000, after both (a tail's row brought near the screen after the last on-screen
+    // call): no call it could ride, so one of its own. Several such take one call together.
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: [2_000] })).toBe(3);
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: [2_000, 5_000, 9_000] })).toBe(3);
+    // The earliest call's room goes to what is known by then, leaving later calls for the rest.
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: [...Array<number>(99).fill(0), ...Array<number>(99).fill(1_000)] })).toBe(2);
+    expect(latencyFeasibleMinimum({ withDeadline: ips, withoutDeadline: [...Array<number>(99).fill(1_000), ...Array<number>(99).fill(0)] })).toBe(2);
   });
 });
 
@@ -68,7 +82,7 @@ describe('the session inputs', () => {
 
   it('appearance: first on screen, or the first ask for IPs already there at the start', () => {
     const input = feasibleInputOf({ firstAsked, sightings }, 400);
-    expect(input.withoutDeadline).toBe(1);
+    expect(input.withoutDeadline).toEqual([7_000]);
     expect(input.withDeadline).toEqual([
       { knownAt: 1_000, dueAt: 1_400 },
       { knownAt: 4_900, dueAt: 5_300 },
