@@ -20,7 +20,10 @@
  *   them along. A background IP asked again as visible (it came on screen) takes the
  *   visible deadline from then, so it is never later than one that was on screen at once.
  *   While a call is in flight, only an on-screen IP's deadline sends another call: overdue
- *   background IPs go when that call answers.
+ *   background IPs go when that call answers. A call of background IPs alone leaves at most
+ *   once per `backgroundPaceMs`: on a page that keeps bringing a few addresses near the screen
+ *   (a scrolled live tail), each wait would otherwise end in a call of its own, for addresses
+ *   that mostly never reach the screen.
  * - Budget: before each batch it asks how many IPs each priority may still send (the quota
  *   guard); what does not fit waits for calls in flight to settle, and if nothing is in
  *   flight it is handed to `onStarved` (which skips it or refreshes the quota first).
@@ -66,6 +69,8 @@ export interface BatcherOptions<O> {
   maxWaitMs?: number;
   /** Longest a background IP waits for company, even with nothing in flight (default: maxWaitMs). */
   backgroundWaitMs?: number;
+  /** Least time between two calls of background IPs alone (default 0: none). */
+  backgroundPaceMs?: number;
   /** After a call leaves, partial batches grow this long too (0: only while calls are in flight). */
   paceMs?: number;
   batchSize?: number;
@@ -110,6 +115,8 @@ export class Batcher<O> {
   /** When growTimer fires (an earlier deadline replaces it). */
   private growTimerAt = Infinity;
   private lastDispatchAt = -Infinity;
+  /** When the last call of background IPs alone left. */
+  private lastBackgroundOnlyAt = -Infinity;
   private windowElapsed = false;
   private pumpScheduled = false;
   private resumeTimer: TimerHandle | null = null;
@@ -132,6 +139,7 @@ export class Batcher<O> {
       windowMs: 25,
       maxWaitMs: 250,
       paceMs: 0,
+      backgroundPaceMs: 0,
       batchSize: 100,
       maxConcurrent: 3,
       backoffBaseMs: 1_000,
@@ -386,7 +394,8 @@ export class Batcher<O> {
    * keeps an earlier deadline), but a partial visible queue is under one batch: read them all.
    */
   private earliestDeadline(visibleOnly: boolean): number {
-    let due = visibleOnly ? Infinity : (this.queues.background.values().next().value?.deadline ?? Infinity);
+    const background = this.queues.background.values().next().value?.deadline ?? Infinity;
+    let due = visibleOnly ? Infinity : Math.max(background, this.lastBackgroundOnlyAt + this.options.backgroundPaceMs);
     for (const entry of this.queues.visible.values()) if (entry.deadline < due) due = entry.deadline;
     return due;
   }
@@ -414,6 +423,7 @@ export class Batcher<O> {
     this.calls++;
     this.sentCalls++;
     this.lastDispatchAt = this.options.clock.now();
+    if (batch.every((e) => e.priority === 'background')) this.lastBackgroundOnlyAt = this.lastDispatchAt;
     const ips = batch.map((e) => e.ip);
     // The IPs someone asked for on purpose (the rest were on a page), for a team gateway's sightings.
     const asked = new Set(batch.filter((e) => e.priority === 'manual').map((e) => e.ip));

@@ -313,9 +313,13 @@ export class LookupService {
       // At 1 s a scrolled live tail sent one call of 2-6 near addresses after each render
       // (bench page, BENCH_PAGE_DEBUG: 6-7 such calls a run, most never on screen); at 2 s
       // they still come a second or more before they reach the screen at a reading scroll.
+      // Such calls of near addresses alone leave at most once per 10 s: at one per 2 s, a
+      // scrolled React tail made 3-5 of them in 8 s and the 10 s after, for addresses that never
+      // reached the screen; one that does reach it is asked again as on screen then.
       paceMs: 1_000,
       maxWaitMs: 350,
       backgroundWaitMs: 2_000,
+      backgroundPaceMs: 10_000,
       ...options.batch,
       send: (ips, asked) => this.sendJournaled(ips, asked),
       fallback: (ip, error) => failed(ip, asApiError(error ?? new Error('No answer for this IP.')).toJSON()),

@@ -394,6 +394,42 @@ describe('Batcher adaptive batch size', () => {
     expect((await Promise.all(answers)).length).toBe(20);
   });
 
+  it('calls of background IPs alone keep their pace; a visible call still takes them along', async () => {
+    const clock = createManualClock();
+    const sent: string[][] = [];
+    const batcher = new Batcher<string>({
+      clock,
+      windowMs: 25,
+      maxWaitMs: 300,
+      backgroundWaitMs: 1_000,
+      backgroundPaceMs: 5_000,
+      fallback: (ip) => `fallback:${ip}`,
+      send: async (ips) => {
+        sent.push(ips);
+        return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
+      },
+    });
+    const [a, b, c, d, e] = publicIps(5);
+    // The first call of near addresses alone leaves at its 1 s, as without a pace.
+    void batcher.enqueue(a!, 'background');
+    await clock.advance(1_000);
+    expect(sent).toEqual([[a]]);
+    // The next ones, a second apart (a live tail's renders), wait for the pace: one call at 6 s.
+    void batcher.enqueue(b!, 'background');
+    await clock.advance(1_000);
+    void batcher.enqueue(c!, 'background');
+    await clock.advance(3_999);
+    expect(sent).toEqual([[a]]);
+    await clock.advance(1);
+    expect(sent).toEqual([[a], [b, c]]);
+    // An on-screen address does not wait for it, and takes the near one along.
+    void batcher.enqueue(d!, 'background');
+    await clock.advance(100);
+    void batcher.enqueue(e!, 'visible');
+    await clock.advance(0);
+    expect(sent).toEqual([[a], [b, c], [e, d]]);
+  });
+
   it('a background IP asked again as visible (it came on screen) leaves by the visible deadline from then', async () => {
     const { clock, batcher, sent } = deadlines();
     const [near, other] = publicIps(2);
