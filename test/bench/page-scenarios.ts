@@ -47,18 +47,31 @@ export interface Scenario {
   traced?: boolean;
   /** The fixture's app, bundled before the first run (test/fixtures/consoles/<bundle>/app.js). */
   bundle?: string;
+  /**
+   * Bulk calls are counted until DRAIN_MS after the session, not at its end: what the
+   * extension still held for company then (addresses near the screen, waiting for a call to
+   * ride in) goes in calls after it, and a longer wait would hide those calls from the count.
+   * The scroll has stopped and a live tail is paused (`benchPaused`) meanwhile, so nothing new
+   * comes near the screen: every call in the drain is one the session owes.
+   */
+  drain?: boolean;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'virtualised grid, scrolled', file: 'virtual-grid.html', stepPx: 40 },
-  { name: 'live tail re-rendered every 1 s, scrolled', file: 'live-tail.html', stepPx: 12 },
+  { name: 'virtualised grid, scrolled', file: 'virtual-grid.html', stepPx: 40, drain: true },
+  { name: 'live tail re-rendered every 1 s, scrolled', file: 'live-tail.html', stepPx: 12, drain: true },
   // Scrolled, the new top row leaves the screen within a second: watched at the top instead.
   { name: 'live tail re-rendered every 1 s, watched at the top', file: 'live-tail.html', stepPx: 0, insertions: true },
   { name: 'React table live tail (1-3 new events a second, ages rewritten), watched', file: 'react-tail.html', stepPx: 0, traced: true, bundle: 'react-tail' },
-  { name: 'React table live tail (1-3 new events a second, ages rewritten), scrolled', file: 'react-tail.html', stepPx: 12, traced: true, bundle: 'react-tail' },
+  { name: 'React table live tail (1-3 new events a second, ages rewritten), scrolled', file: 'react-tail.html', stepPx: 12, traced: true, bundle: 'react-tail', drain: true },
 ];
 
 const SESSION_MS = Number(process.env.BENCH_SCENARIO_MS ?? 8000);
+/**
+ * Longer than near addresses can be held (lib/lookup/lookup-service.ts: 2 s for company, and
+ * at most one call of them alone per 10 s).
+ */
+const DRAIN_MS = Number(process.env.BENCH_DRAIN_MS ?? 15_000);
 const STEP_EVERY_MS = 50;
 export const MARK_WITHIN_MS = 500;
 
@@ -382,6 +395,22 @@ export async function runScenarioWithExtension(sim: Simulator, dir: string, scen
     const from = Date.now();
     const page = await context.newPage();
     const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000, `chrome-extension://${id}/content-scripts/content.js`);
+    if (scenario.drain) {
+      const pausedAt = Date.now();
+      await page.evaluate(() => ((window as { benchPaused?: boolean }).benchPaused = true));
+      await page.waitForTimeout(DRAIN_MS);
+      if (process.env.BENCH_PAGE_DEBUG) {
+        // Where the addresses first asked in the drain are: px from the screen's top to the first row showing each.
+        const late = [...new Set(sim.ipLog.all().filter((a) => a.path === '/checkIP/bulk' && a.arrivedAtMs >= pausedAt).map((a) => a.ip))];
+        const asked = new Set(sim.ipLog.all().filter((a) => a.path === '/checkIP/bulk' && a.arrivedAtMs < pausedAt).map((a) => a.ip));
+        const fresh = late.filter((ip) => !asked.has(ip));
+        const where = await page.evaluate((ips) => ips.map((ip) => {
+          const el = [...document.querySelectorAll('td, span, li')].find((e) => e.childElementCount === 0 && e.textContent === ip);
+          return `${ip}@${el ? Math.round(el.getBoundingClientRect().top) : 'gone'}`;
+        }), fresh);
+        console.log(`    drain: ${fresh.length} addresses first asked after the session (px from the screen's top, innerHeight ${await page.evaluate(() => innerHeight)}): ${where.join(' ')}`);
+      }
+    }
     const bulk = sim.requestLog.filter((r) => r.time >= from && r.path === '/checkIP/bulk');
     const callTimeline = bulk.map((r) => ({ atMs: r.time - from, ips: r.ips }));
     const firstAsked = new Map<string, number>();

@@ -17,6 +17,7 @@
  * Flags (environment variables; each is documented again where it is read):
  *   BENCH_PAGE_RUNS (default 3) fresh browsers per side of the table; BENCH_SCENARIO_RUNS
  *     (default 2) per console scenario; BENCH_SCENARIO_MS (default 8,000) each scenario's window;
+ *     BENCH_DRAIN_MS (default 15,000) how long calls are still counted after a drained scenario;
  *   BENCH_PAGE_PARTS=table or scenarios (default both); BENCH_PAGE_MODES=registered or one-off
  *     (default both sides of the table); BENCH_PAGE_SCENARIO=<part of a name> only those
  *     scenarios; BENCH_SCROLL_STEP_PX scrolls the scrolled scenarios by that many px every 50 ms
