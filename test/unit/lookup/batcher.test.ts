@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Batcher, type QueuedIp, type SendResult } from '../../../lib/lookup/batcher';
+import { Batcher, type BatcherOptions, type QueuedIp, type SendResult } from '../../../lib/lookup/batcher';
 import type { LookupPriority } from '../../../lib/lookup/types';
 import { createManualClock } from './helpers/manual-clock';
 import { publicIps } from './helpers/ips';
@@ -358,7 +358,7 @@ describe('Batcher adaptive batch size', () => {
   });
 
   /** A local (instant) server, visible IPs wait 300 ms at most, background ones 1 s. */
-  function deadlines() {
+  function deadlines(extra: Pick<BatcherOptions<string>, 'paceMs' | 'backgroundPaceMs'> = {}) {
     const clock = createManualClock();
     const sent: string[][] = [];
     const batcher = new Batcher<string>({
@@ -366,6 +366,7 @@ describe('Batcher adaptive batch size', () => {
       windowMs: 25,
       maxWaitMs: 300,
       backgroundWaitMs: 1_000,
+      ...extra,
       fallback: (ip) => `fallback:${ip}`,
       send: async (ips) => {
         sent.push(ips);
@@ -395,20 +396,7 @@ describe('Batcher adaptive batch size', () => {
   });
 
   it('calls of background IPs alone keep their pace; a visible call still takes them along', async () => {
-    const clock = createManualClock();
-    const sent: string[][] = [];
-    const batcher = new Batcher<string>({
-      clock,
-      windowMs: 25,
-      maxWaitMs: 300,
-      backgroundWaitMs: 1_000,
-      backgroundPaceMs: 5_000,
-      fallback: (ip) => `fallback:${ip}`,
-      send: async (ips) => {
-        sent.push(ips);
-        return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
-      },
-    });
+    const { clock, batcher, sent } = deadlines({ backgroundPaceMs: 5_000 });
     const [a, b, c, d, e] = publicIps(5);
     // The first call of near addresses alone leaves at its 1 s, as without a pace.
     void batcher.enqueue(a!, 'background');
@@ -446,20 +434,7 @@ describe('Batcher adaptive batch size', () => {
   });
 
   it('while the pace holds, an upgraded IP brings the call forward to its visible deadline', async () => {
-    const clock = createManualClock();
-    const sent: string[][] = [];
-    const batcher = new Batcher<string>({
-      clock,
-      windowMs: 25,
-      maxWaitMs: 300,
-      backgroundWaitMs: 1_000,
-      paceMs: 2_000,
-      fallback: (ip) => `fallback:${ip}`,
-      send: async (ips) => {
-        sent.push(ips);
-        return { kind: 'done', outcomes: new Map(ips.map((ip) => [ip, `answer:${ip}`])) };
-      },
-    });
+    const { clock, batcher, sent } = deadlines({ paceMs: 2_000 });
     const [first, near] = publicIps(2);
     void batcher.enqueue(first!, 'visible');
     await clock.advance(25);
