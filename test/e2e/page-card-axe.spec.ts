@@ -4,7 +4,7 @@
  * how axe reaches into the closed shadow root.
  */
 import { expect, test } from './fixtures';
-import { clickCardButton, hoverIp, markedIps, pageUrl, readCard, usePageSimulator } from './page-support';
+import { clickCardButton, hoverIp, markedIps, pageUrl, readCard, scrollToIp, usePageSimulator } from './page-support';
 import { auditCard, type CardAudit } from './card-axe';
 import { focusedNode, pressNextIp } from './card-keyboard-support';
 
@@ -24,6 +24,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('known attacker');
     audits['critical, first view'] = await auditCard(cdp);
 
+    // Event 55, more than a screen below: marked once scrolled to.
+    await scrollToIp(page, '1.1.1.1');
+    await expect.poll(() => markedIps(page, 'whitelisted')).toContain('1.1.1.1');
     await hoverIp(page, '1.1.1.1');
     await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('Whitelisted');
     await clickCardButton(page, cdp, /^More$/);

@@ -5,7 +5,7 @@
  * first view compact, and it sits clear of the marks on the rows above and below.
  */
 import { expect, test } from './fixtures';
-import { cardBox, hoverIp, markedIps, pageUrl, readCard, usePageSimulator } from './page-support';
+import { cardBox, hoverIp, markedIps, pageUrl, readCard, scrollToIp, usePageSimulator } from './page-support';
 import { focusedNode, marksOnScreen, pressNextIp } from './card-keyboard-support';
 
 const env = usePageSimulator({ scanLoopback: true });
@@ -96,6 +96,8 @@ test('the first view is compact; More shows the rest and is keyboard operable', 
   const page = await context.newPage();
   const url = pageUrl(env.sim, 'splunk-events.html');
   await page.goto(url);
+  // Event 55, more than a screen below: marked once scrolled to.
+  await scrollToIp(page, '1.1.1.1');
   await expect.poll(() => markedIps(page, 'whitelisted')).toContain('1.1.1.1');
   const cdp = await context.newCDPSession(page);
   await hoverIp(page, '1.1.1.1');

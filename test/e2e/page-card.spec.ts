@@ -3,7 +3,7 @@
  * screen-reader semantics, and API text rendered as text (the simulator's XSS fixture).
  */
 import { expect, test } from './fixtures';
-import { clickCardButton, hoverIp, markedIps, pageUrl, readCard, usePageSimulator } from './page-support';
+import { clickCardButton, hoverIp, markedIps, pageUrl, readCard, scrollToIp, usePageSimulator } from './page-support';
 
 const env = usePageSimulator({ scanLoopback: true });
 
@@ -45,6 +45,9 @@ test('the card moves to another IP and closes when the pointer leaves', async ({
   const cdp = await context.newCDPSession(page);
   await hoverIp(page, '23.129.64.130');
   await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('311');
+  // Event 55, more than a screen below: marked once scrolled to.
+  await scrollToIp(page, '1.1.1.1');
+  await expect.poll(() => markedIps(page, 'whitelisted')).toContain('1.1.1.1');
   await hoverIp(page, '1.1.1.1');
   await expect.poll(async () => (await readCard(cdp))?.text ?? '').toContain('Whitelisted');
   // The whitelist entry is behind "More" in the card's compact first view.

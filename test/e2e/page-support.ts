@@ -129,6 +129,25 @@ export async function markedIps(target: Target, severity: SeverityName): Promise
   return [...new Set((await markedTexts(target, severity)).map((m) => m.text))].sort();
 }
 
+/**
+ * Scrolls the first page text showing `ip` (form fields and editable regions aside) to the
+ * middle of the screen, as an analyst would: marks and lookups exist only within a screen of it.
+ */
+export async function scrollToIp(page: Page, ip: string): Promise<void> {
+  const found = await page.evaluate((wanted) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || !(node as Text).data.includes(wanted) || parent.closest('textarea, [contenteditable]')) continue;
+      if (parent.getClientRects().length === 0) continue; // collapsed, not shown
+      parent.scrollIntoView({ block: 'center', inline: 'nearest' });
+      return true;
+    }
+    return false;
+  }, ip);
+  if (!found) throw new Error(`${ip} is not shown on the page`);
+}
+
 /** Where an IP is drawn (centre of its nth mark), scrolled into view first, in viewport pixels. */
 export async function ipPoint(page: Page, ip: string, nth = 0): Promise<{ x: number; y: number }> {
   const point = await page.evaluate(
