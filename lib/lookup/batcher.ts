@@ -21,9 +21,10 @@
  *   visible deadline from then, so it is never later than one that was on screen at once.
  *   While a call is in flight, only an on-screen IP's deadline sends another call: overdue
  *   background IPs go when that call answers. A call of background IPs alone leaves at most
- *   once per `backgroundPaceMs`: on a page that keeps bringing a few addresses near the screen
- *   (a scrolled live tail), each wait would otherwise end in a call of its own, for addresses
- *   that mostly never reach the screen.
+ *   once per `backgroundPaceMs` for each page (the `group` they were queued with): on a page
+ *   that keeps bringing a few addresses near the screen (a scrolled live tail), each wait would
+ *   otherwise end in a call of its own, for addresses that mostly never reach the screen; per
+ *   page, so that such a tail does not hold back another tab's.
  * - Budget: before each batch it asks how many IPs each priority may still send (the quota
  *   guard); what does not fit waits for calls in flight to settle, and if nothing is in
  *   flight it is handed to `onStarved` (which skips it or refreshes the quota first).
@@ -69,7 +70,7 @@ export interface BatcherOptions<O> {
   maxWaitMs?: number;
   /** Longest a background IP waits for company, even with nothing in flight (default: maxWaitMs). */
   backgroundWaitMs?: number;
-  /** Least time between two calls of background IPs alone (default 0: none). */
+  /** Least time between two calls of background IPs alone, per group (default 0: none). */
   backgroundPaceMs?: number;
   /** After a call leaves, partial batches grow this long too (0: only while calls are in flight). */
   paceMs?: number;
@@ -89,6 +90,8 @@ export interface BatcherOptions<O> {
 
 interface Entry<O> {
   ip: string;
+  /** Whose lookup it is (a page), for the pace of background calls; the first caller's. */
+  group: string | undefined;
   priority: LookupPriority;
   resolve: (outcome: O) => void;
   promise: Promise<O>;
@@ -115,8 +118,8 @@ export class Batcher<O> {
   /** When growTimer fires (an earlier deadline replaces it). */
   private growTimerAt = Infinity;
   private lastDispatchAt = -Infinity;
-  /** When the last call of background IPs alone left. */
-  private lastBackgroundOnlyAt = -Infinity;
+  /** Per group, when its IPs last left in a call of background IPs alone (within the pace). */
+  private backgroundOnlyAt = new Map<string | undefined, number>();
   private windowElapsed = false;
   private pumpScheduled = false;
   private resumeTimer: TimerHandle | null = null;
@@ -163,7 +166,7 @@ export class Batcher<O> {
   }
 
   /** Queues an IP (or joins the lookup already queued / in flight) and resolves with its outcome. */
-  enqueue(ip: string, priority: LookupPriority): Promise<O> {
+  enqueue(ip: string, priority: LookupPriority, group?: string): Promise<O> {
     const flying = this.inFlight.get(ip);
     if (flying) return flying.promise;
     for (const p of PRIORITIES) {
@@ -184,6 +187,7 @@ export class Batcher<O> {
     let settled = false;
     const entry: Entry<O> = {
       ip,
+      group,
       priority,
       promise,
       deadline: this.options.clock.now() + this.waitOf(priority),
@@ -394,9 +398,23 @@ export class Batcher<O> {
    * keeps an earlier deadline), but a partial visible queue is under one batch: read them all.
    */
   private earliestDeadline(visibleOnly: boolean): number {
-    const background = this.queues.background.values().next().value?.deadline ?? Infinity;
-    let due = visibleOnly ? Infinity : Math.max(background, this.lastBackgroundOnlyAt + this.options.backgroundPaceMs);
+    let due = visibleOnly ? Infinity : this.backgroundDue();
     for (const entry of this.queues.visible.values()) if (entry.deadline < due) due = entry.deadline;
+    return due;
+  }
+
+  /**
+   * When the first background IP may leave: its deadline, or later while its group's pace holds.
+   * In deadline order, so the walk stops at the first deadline past the best found (a partial
+   * batch: under `batchSize` IPs).
+   */
+  private backgroundDue(): number {
+    let due = Infinity;
+    for (const entry of this.queues.background.values()) {
+      if (entry.deadline >= due) break;
+      const paced = (this.backgroundOnlyAt.get(entry.group) ?? -Infinity) + this.options.backgroundPaceMs;
+      due = Math.min(due, Math.max(entry.deadline, paced));
+    }
     return due;
   }
 
@@ -423,7 +441,7 @@ export class Batcher<O> {
     this.calls++;
     this.sentCalls++;
     this.lastDispatchAt = this.options.clock.now();
-    if (batch.every((e) => e.priority === 'background')) this.lastBackgroundOnlyAt = this.lastDispatchAt;
+    if (batch.every((e) => e.priority === 'background')) this.noteBackgroundOnly(batch);
     const ips = batch.map((e) => e.ip);
     // The IPs someone asked for on purpose (the rest were on a page), for a team gateway's sightings.
     const asked = new Set(batch.filter((e) => e.priority === 'manual').map((e) => e.ip));
@@ -442,6 +460,13 @@ export class Batcher<O> {
         this.calls--;
         this.schedulePump();
       });
+  }
+
+  /** A call of background IPs alone left: their groups' pace starts now (stale groups go). */
+  private noteBackgroundOnly(batch: Entry<O>[]): void {
+    const now = this.lastDispatchAt;
+    for (const [group, at] of this.backgroundOnlyAt) if (at + this.options.backgroundPaceMs <= now) this.backgroundOnlyAt.delete(group);
+    if (this.options.backgroundPaceMs > 0) for (const entry of batch) this.backgroundOnlyAt.set(entry.group, now);
   }
 
   private complete(batch: Entry<O>[], result: SendResult<O> | null, error?: unknown): void {

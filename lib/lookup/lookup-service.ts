@@ -313,9 +313,9 @@ export class LookupService {
       // At 1 s a scrolled live tail sent one call of 2-6 near addresses after each render
       // (bench page, BENCH_PAGE_DEBUG: 6-7 such calls a run, most never on screen); at 2 s
       // they still come a second or more before they reach the screen at a reading scroll.
-      // Such calls of near addresses alone leave at most once per 10 s: at one per 2 s, a
-      // scrolled React tail made 3-5 of them in 8 s and the 10 s after, for addresses that never
-      // reached the screen; one that does reach it is asked again as on screen then.
+      // Such calls of near addresses alone leave at most once per 10 s for each page: at one per
+      // 2 s, a scrolled React tail made 3-5 of them in 8 s and the 10 s after, for addresses
+      // that never reached the screen; one that does reach it is asked again as on screen then.
       paceMs: 1_000,
       maxWaitMs: 350,
       backgroundWaitMs: 2_000,
@@ -386,7 +386,7 @@ export class LookupService {
         else {
           // Plain, or detailed whose details are still fresh: a bulk call refreshes the
           // reputation and the cache merges the kept details back in.
-          promise = this.detailed.pending(ip) ?? this.batcher.enqueue(ip, options.priority);
+          promise = this.detailed.pending(ip) ?? this.batcher.enqueue(ip, options.priority, options.source);
         }
         pending.push(
           promise.then((result) => {

@@ -418,6 +418,19 @@ describe('Batcher adaptive batch size', () => {
     expect(sent).toEqual([[a], [b, c], [e, d]]);
   });
 
+  it('the pace of background calls is per page: one tab\'s tail does not hold back another\'s', async () => {
+    const { clock, batcher, sent } = deadlines({ backgroundPaceMs: 5_000 });
+    const [a, b, c] = publicIps(3);
+    void batcher.enqueue(a!, 'background', 'tab 1');
+    await clock.advance(1_000);
+    expect(sent).toEqual([[a]]);
+    // Tab 1 is paced until 6 s; tab 2's first near address leaves at its own 1 s.
+    void batcher.enqueue(b!, 'background', 'tab 1');
+    void batcher.enqueue(c!, 'background', 'tab 2');
+    await clock.advance(1_000);
+    expect(sent).toEqual([[a], [b, c]]);
+  });
+
   it('a background IP asked again as visible (it came on screen) leaves by the visible deadline from then', async () => {
     const { clock, batcher, sent } = deadlines();
     const [near, other] = publicIps(2);
