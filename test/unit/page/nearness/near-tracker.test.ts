@@ -107,17 +107,17 @@ describe('near tracker', () => {
   });
 
   it('climbs once for the cells of a row read in one task, and afresh after it', async () => {
-    // Rows of 10 cells, so the climb counts children at two levels (row: 10, tbody: 20).
+    // Rows of 10 cells in a tbody of 20, so the climb counts children at three levels.
     document.body.innerHTML = `<table><tbody>${Array.from({ length: 20 }, () => `<tr>${'<td><b>1.2.3.4</b></td>'.repeat(10)}</tr>`).join('')}</tbody></table>`;
     const rows = [...document.querySelectorAll('tr')];
     const bolds = [...rows[5]!.querySelectorAll('b')];
     const reads = vi.spyOn(Element.prototype, 'nextElementSibling', 'get');
-    // A <b> is alone in its cell, the cell is one of 10: each <b>'s item is its cell.
-    for (const b of bolds) expect(listItemOf(b)).toBe(b.parentElement);
+    // A <b> is alone in its cell, the cell one of 10 in a row that is one of 20: the wide row
+    // is the item, for its cells and what is in them.
+    for (const b of bolds) expect(listItemOf(b)).toBe(rows[5]);
     const cells = [...rows[5]!.children];
-    for (const c of cells) expect(listItemOf(c)).toBe(c);
-    // The row's children were counted once (8 sibling reads), each cell's once (1 read): 18
-    // reads in all, where counting on every climb took 170.
+    for (const c of cells) expect(listItemOf(c)).toBe(rows[5]);
+    // Each list counted once, where counting on every climb took 170 sibling reads.
     expect(reads.mock.calls.length).toBeLessThanOrEqual(20);
     reads.mockRestore();
     // After the task, the page may have changed: a row of 3 cells in a tbody of 20 rows.
@@ -136,14 +136,16 @@ describe('near tracker', () => {
     const counts = vi.spyOn(Element.prototype, 'childElementCount', 'get');
     try {
       expect(listItemOf(rows[3]!.children[1]!)).toBe(rows[3]);
-      // The row and the tbody counted once each, no sibling walked.
-      expect(counts.mock.contexts).toEqual([rows[3], tbody]);
+      // The row, the tbody and the table (is the tbody's list one of rows?) counted once each,
+      // no sibling walked.
+      const table = tbody.parentElement!;
+      expect(counts.mock.contexts).toEqual([rows[3], tbody, table]);
       expect(siblings).not.toHaveBeenCalled();
       await Promise.resolve();
       counts.mockClear();
       // In a later task: the tbody, a list, is walked only as far as a list needs (8 children).
       expect(listItemOf(rows[7]!.children[0]!)).toBe(rows[7]);
-      expect(counts.mock.contexts).toEqual([rows[7]]);
+      expect(counts.mock.contexts).toEqual([rows[7], table]);
       expect(siblings.mock.calls.length).toBe(8);
       // A list that shrank is answered afresh.
       await Promise.resolve();
@@ -162,15 +164,15 @@ describe('near tracker', () => {
     const parentReads = vi.spyOn(rowEls[4]!, 'parentElement', 'get');
     for (let c = 0; c < 3; c++) expect(listItemOf(cell(4, c))).toBe(rowEls[4]);
     expect(parentReads.mock.calls.length).toBe(1);
-    // A row of 8 cells or more is a list itself: its cells are the items, as before.
+    // A row of 8 cells or more in this list of rows is still the item: a wide row scrolls by as
+    // one piece (its cells as items made every row a chunk of its own).
     await Promise.resolve();
     rowEls[6]!.innerHTML = '<td>x</td>'.repeat(8);
-    expect(listItemOf(rowEls[6]!.children[0]!)).toBe(rowEls[6]!.children[0]);
-    // Only within the task: a row that became a list after it is climbed afresh.
-    expect(listItemOf(cell(5, 0))).toBe(rowEls[5]);
-    await Promise.resolve();
-    rowEls[5]!.innerHTML = '<td>x</td>'.repeat(8);
-    expect(listItemOf(cell(5, 1))).toBe(cell(5, 1));
+    expect(listItemOf(rowEls[6]!.children[0]!)).toBe(rowEls[6]);
+    // Outside a list of rows, a wide row's cells are the items.
+    document.body.innerHTML = `<div><div id="wide">${'<span>x</span>'.repeat(8)}</div></div>`;
+    const wide = document.getElementById('wide')!;
+    expect(listItemOf(wide.children[2]!)).toBe(wide.children[2]);
   });
 
   it('watches only the ends of each chunk of rows, not every cell', async () => {
