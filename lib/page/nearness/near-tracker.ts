@@ -187,9 +187,11 @@ export function listItemOf(element: Element): Element {
       // A wide row (eight cells or more) in a list of rows, as consoles' tables have: the row
       // scrolls by as one piece, not its cells. With the cells as items each row was a chunk of
       // its own, its address cells both chunk ends: 10,002 coarse targets on the React tail's
-      // 5,000 rows, all computed in every scrolled frame.
+      // 5,000 rows, all computed in every scrolled frame. Only a row the page calls one (<tr>,
+      // role=row): a long <ul> in a container of many children is a list of rows itself, and
+      // taken for a row it made all its items one.
       const outer = parent.parentElement;
-      if (outer && isList(outer)) item = parent;
+      if (outer && (parent.localName == 'tr' || parent.getAttribute('role') == 'row') && isList(outer)) item = parent;
       if (item !== element) lastRow = item;
       return item;
     }

@@ -136,16 +136,14 @@ describe('near tracker', () => {
     const counts = vi.spyOn(Element.prototype, 'childElementCount', 'get');
     try {
       expect(listItemOf(rows[3]!.children[1]!)).toBe(rows[3]);
-      // The row, the tbody and the table (is the tbody's list one of rows?) counted once each,
-      // no sibling walked.
-      const table = tbody.parentElement!;
-      expect(counts.mock.contexts).toEqual([rows[3], tbody, table]);
+      // The row and the tbody counted once each, no sibling walked.
+      expect(counts.mock.contexts).toEqual([rows[3], tbody]);
       expect(siblings).not.toHaveBeenCalled();
       await Promise.resolve();
       counts.mockClear();
       // In a later task: the tbody, a list, is walked only as far as a list needs (8 children).
       expect(listItemOf(rows[7]!.children[0]!)).toBe(rows[7]);
-      expect(counts.mock.contexts).toEqual([rows[7], table]);
+      expect(counts.mock.contexts).toEqual([rows[7]]);
       expect(siblings.mock.calls.length).toBe(8);
       // A list that shrank is answered afresh.
       await Promise.resolve();
@@ -173,6 +171,10 @@ describe('near tracker', () => {
     document.body.innerHTML = `<div><div id="wide">${'<span>x</span>'.repeat(8)}</div></div>`;
     const wide = document.getElementById('wide')!;
     expect(listItemOf(wide.children[2]!)).toBe(wide.children[2]);
+    // A long list in a container of many children is not a row: its items stay the items.
+    document.body.innerHTML = `<main>${'<section>s</section>'.repeat(9)}<ul>${'<li><span>1.2.3.4</span></li>'.repeat(20)}</ul></main>`;
+    const items = document.querySelectorAll('li');
+    expect(listItemOf(items[10]!.firstElementChild!)).toBe(items[10]);
   });
 
   it('watches only the ends of each chunk of rows, not every cell', async () => {
