@@ -3,11 +3,11 @@
  * `./<part>.ts` exporting `run()`, with no work done at import, so the smoke test
  * (test/unit/bench/benches.test.ts) can load every one.
  */
-export const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-phases', 'page-hostile', 'page-memory', 'storm-frames', 'gateway'] as const;
+export const PARTS = ['extract', 'lookup', 'page', 'popup', 'page-profile', 'page-phases', 'page-hostile', 'page-memory', 'storm-frames', 'highlight-cost', 'gateway'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** Diagnostics that build their own copy or trace every frame: run only when named. */
-const ON_REQUEST: readonly Part[] = ['page-profile', 'page-phases', 'storm-frames'];
+const ON_REQUEST: readonly Part[] = ['page-profile', 'page-phases', 'storm-frames', 'highlight-cost'];
 
 /** The parts `npm run bench [part...]` runs: those named, else every part but the diagnostics. */
 export function partsToRun(args: readonly string[]): Part[] {
