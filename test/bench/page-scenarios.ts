@@ -98,6 +98,8 @@ export interface ScenarioRun {
   trace?: TracedTime;
   /** Pages that say which addresses are private (benchIsPrivate): newly shown ones, by kind. */
   split?: MarkSplit;
+  /** Frames in which our highlights held other ranges than in the frame before (a count of sizes). */
+  highlightFrames: number;
 }
 
 export interface TracedTime {
@@ -143,6 +145,8 @@ interface DriveResult {
   longTaskMs: number;
   sightings: RawSighting[];
   split?: MarkSplit;
+  /** Frames in which our highlights held other ranges than in the frame before. */
+  highlightFrames: number;
 }
 
 /**
@@ -185,20 +189,27 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs, debug]: [number, numbe
     const ipPattern = /\b\d{1,3}(?:\.\d{1,3}){3}\b/g;
     let firstFrameAt: number | null = null;
     let stopped = false;
+    // Each such frame costs the browser work in proportion to the page (bench highlight-cost).
+    let highlightFrames = 0;
+    let heldBefore = '';
     const beforePaint = new ResizeObserver(() => {
       if (stopped) return;
       const now = performance.now();
       firstFrameAt ??= now;
       const marked = new Map<Node, string>();
       const pending = new Set<Node>();
+      let held = '';
       for (const [name, h] of CSS.highlights) {
         if (!name.startsWith('ip-rep-')) continue;
+        held += `${h.size},`;
         for (const r of h) {
           const node = (r as AbstractRange).startContainer;
           if (name === 'ip-rep-pending') pending.add(node);
           else marked.set(node, name);
         }
       }
+      if (held !== heldBefore) highlightFrames++;
+      heldBefore = held;
       for (const node of w.benchVisibleIpNodes()) {
         if (!node) continue;
         let s = seen.get(node);
@@ -285,7 +296,7 @@ function drive([sessionMs, stepPx, stepEveryMs, withinMs, debug]: [number, numbe
             byIp.set(ip, row);
           }
         }
-        resolve({ eligible, markedInTime, markLatencies, longTaskMs, sightings: [...byIp.values()], ...(split ? { split } : {}) });
+        resolve({ eligible, markedInTime, markLatencies, longTaskMs, highlightFrames, sightings: [...byIp.values()], ...(split ? { split } : {}) });
       }, withinMs + 100);
     }, sessionMs);
   });
@@ -307,6 +318,36 @@ export function tracedTime(events: TraceEvent[], pageScriptUrl: string, scriptUr
   if (process.env.BENCH_PAGE_SELF) {
     const thread = events.filter((e) => e.tid === pageCall.tid && pid(e) === pid(pageCall)).sort((a, b) => a.ts - b.ts);
     out.byName = selfTimeByName(thread, tasks.sort((a, b) => a.ts - b.ts));
+    for (const [kind, ms] of longTaskKinds(thread, tasks, pageScriptUrl, new Set(ours))) {
+      const [sum, n] = out.byName.get(kind) ?? [0, 0];
+      out.byName.set(kind, [sum + ms, n + 1]);
+    }
+  }
+  return out;
+}
+
+/**
+ * BENCH_PAGE_SELF: each long task by what ran in it (the page's script, content.js, a rendering
+ * update), so the extra long-task time can be told apart: our own tasks, the page's tasks we
+ * lengthened, or frames our highlight changes set off. `tasks` and `thread` sorted by start.
+ */
+function longTaskKinds(thread: TraceEvent[], tasks: TraceEvent[], pageScriptUrl: string, ours: Set<TraceEvent>): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  let i = 0;
+  for (const task of tasks) {
+    const ms = threadMs(task);
+    const end = task.ts + (task.dur ?? 0);
+    while (i < thread.length && thread[i]!.ts < task.ts) i++;
+    let page = false;
+    let frame = false;
+    for (let j = i; j < thread.length && thread[j]!.ts < end; j++) {
+      const e = thread[j]!;
+      if (e.name === 'FunctionCall' && e.args?.data?.url === pageScriptUrl) page = true;
+      if (e.name === 'PrePaint' || e.name === 'Paint' || e.name === 'Layout') frame = true;
+    }
+    if (ms <= LONG_TASK_MS) continue;
+    const kind = [page && 'page script', ours.has(task) && 'content.js', frame && 'rendering'].filter(Boolean).join(' + ') || 'other';
+    out.push([`long task: ${kind}`, ms]);
   }
   return out;
 }
@@ -360,7 +401,7 @@ async function openAndDrive(page: Page, url: string, scenario: Scenario, settleM
   if (scenario.insertions) {
     // The last event gets a second (the next render would have come by then).
     const insertions = await page.evaluate(watchInsertions, [SESSION_MS, 1000] as [number, number]);
-    return { eligible: 0, markedInTime: 0, markLatencies: [], longTaskMs: 0, insertions, sightings: new Map<string, Sighting>() };
+    return { eligible: 0, markedInTime: 0, markLatencies: [], longTaskMs: 0, highlightFrames: 0, insertions, sightings: new Map<string, Sighting>() };
   }
   const debug = !!process.env.BENCH_PAGE_DEBUG;
   // BENCH_PAGE_DEBUG: why newly visible IPs missed 500 ms, per class (drive's missClass).
@@ -392,9 +433,20 @@ export async function runScenarioWithExtension(sim: Simulator, dir: string, scen
       (globalThis as unknown as { chrome: ExtApi }).chrome.runtime.sendMessage({ type: 'ui:set-site-scanning', payload: { pattern: 'http://127.0.0.1/*', enabled: true } }),
     );
     if (!reply.ok) throw new Error(`Could not register the site: ${JSON.stringify(reply.error)}`);
+    if (process.env.BENCH_MARK_STYLE) {
+      const style = process.env.BENCH_MARK_STYLE;
+      const saved = await ext.evaluate((markStyle) =>
+        (globalThis as unknown as { chrome: ExtApi }).chrome.runtime.sendMessage({ type: 'ui:save-settings', payload: { patch: { markStyle } } }), style);
+      if (!saved.ok) throw new Error(`Could not set the mark style: ${JSON.stringify(saved.error)}`);
+    }
     const from = Date.now();
     const page = await context.newPage();
     const result = await openAndDrive(page, `${sim.origin}/pages/consoles/${scenario.file}`, scenario, 2000, `chrome-extension://${id}/content-scripts/content.js`);
+    if (process.env.BENCH_PAGE_DEBUG) {
+      // Ranges the highlights hold as the session ends: the browser rebuilds them all in every frame the page changes.
+      const held = await page.evaluate(() => [...CSS.highlights].map(([name, h]) => `${name.replace('ip-rep-', '')} ${h.size}`).join(', '));
+      console.log(`    highlights held after the session: ${held}`);
+    }
     if (scenario.drain) {
       const pausedAt = Date.now();
       await page.evaluate(() => ((window as { benchPaused?: boolean }).benchPaused = true));

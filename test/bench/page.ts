@@ -32,7 +32,10 @@
  *     rendering-only frame of most thread time spent it in, each task by kind, and, per scrolled
  *     run, why newly visible IPs missed 500 ms and each bulk call's IPs by when they came on screen;
  *   BENCH_PAGE_SELF=N (traced scenarios) prints the N trace event names whose self thread time
- *     differs most with / without the extension (where the extra main-thread time goes);
+ *     differs most with / without the extension (where the extra main-thread time goes), among
+ *     them the long tasks by what ran in them ("long task: content.js + rendering");
+ *   BENCH_MARK_STYLE=underline or background: the mark style the scenarios run with (default
+ *     the extension's, underline); BENCH_PAGE_DEBUG also prints the ranges our highlights hold;
  *   BENCH_PAGE_OURS_JS=1 prints, per console scenario run with the extension, our script's own JS
  *     time from a CPU profile (what tells two builds of ours apart; page-scenarios.ts);
  *   BENCH_EXTENSION_DIR the build to load (default .output/chrome-mv3-e2e, else built).
@@ -949,6 +952,9 @@ async function runScenarios(sim: Simulator, dir: string, goals: Goal[]): Promise
       }
     }
     console.log(`    per run (eligible / in time / long tasks ms / calls): ${withExt.map((r) => `${r.eligible}/${r.markedInTime}/${r.longTaskMs.toFixed(0)}/${r.bulkCalls}`).join(', ')}; without: ${without.map((r) => r.longTaskMs.toFixed(0)).join(', ')}`);
+    // A count, not a time: each frame that changes a highlight costs the browser work in
+    // proportion to the page (bench highlight-cost), whatever the shared machine's load.
+    console.log(`    frames in which our highlights changed, per run: ${withExt.map((r) => r.highlightFrames).join(', ')} (per newly visible IP: ${withExt.map((r) => (r.eligible ? r.highlightFrames / r.eligible : 0).toFixed(2)).join(', ')})`);
     goals.push(
       { what: `${label}: newly visible IPs marked within 500 ms`, measured: `${(100 * share).toFixed(1)} %`, target: '≥ 99 %', met: share >= 0.99 },
       // Per address as well: the per-text-node share leaves out nodes that left the screen
