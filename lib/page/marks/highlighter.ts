@@ -12,9 +12,9 @@
  *
  * Mark changes are not applied as they are made: `set` and `remove` change what the highlighter
  * holds at once (severityOf answers from it), and the highlights follow in one batch per paint
- * (paint-throttle.ts: at most once per ~100 ms, in a task of their own). A frame in which a
- * highlight changes repaints in proportion to the page, so a scan must not change them in
- * every one of its slices.
+ * (paint-throttle.ts: at most once a second, in a task of their own, unless a mark on screen
+ * or an answer calls `paint` sooner). A frame in which a highlight changes costs the browser
+ * work in proportion to the page, so a scan must not change them in every one of its slices.
  */
 import { highlightName, SEVERITIES, type Severity } from '../../severity';
 import { adoptSheet, dropSheet, fallbackStyle, isApplied } from './adopted-sheets';
@@ -85,13 +85,18 @@ export class Highlighter {
     }
   }
 
-  /** Puts one range under a severity (moving it out of the one it had). */
-  set(range: AbstractRange, severity: Severity): void {
+  /**
+   * Puts one range under a severity (moving it out of the one it had). `now`: the range is on
+   * screen, so it is painted at once if it is not yet, and with it every change waiting.
+   */
+  set(range: AbstractRange, severity: Severity, now?: boolean): void {
     const before = this.current.get(range);
-    if (before === severity) return;
-    this.noteUnpainted(range, before);
-    this.current.set(range, severity);
-    this.requestPaint();
+    if (before !== severity) {
+      this.noteUnpainted(range, before);
+      this.current.set(range, severity);
+      this.requestPaint();
+    }
+    if (now && this.unpainted.has(range)) this.paint();
   }
 
   remove(range: AbstractRange): void {
@@ -122,11 +127,6 @@ export class Highlighter {
     this.unpainted.clear();
   }
 
-  /** Whether mark changes wait for the next paint. */
-  get painting(): boolean {
-    return this.unpainted.size > 0;
-  }
-
   /** The first change since the last paint tells what the highlights hold. */
   private noteUnpainted(range: AbstractRange, before: Severity | undefined): void {
     if (!this.unpainted.has(range)) this.unpainted.set(range, before);
@@ -143,11 +143,6 @@ export class Highlighter {
     return this.current.get(range);
   }
 
-  /** Ranges the highlight of `severity` holds (as of the last paint). */
-  size(severity: Severity): number {
-    return this.highlights.get(severity)!.size;
-  }
-
   setStyle(style: MarkStyle): void {
     if (style === this.style) return;
     this.style = style;
@@ -155,10 +150,6 @@ export class Highlighter {
     this.sheet.replaceSync(css);
     // Roots that got a <style> fallback (Firefox Xray) need the new text too.
     for (const root of this.roots) if (fallbackStyle(root)) adoptSheet(root, this.sheet, css);
-  }
-
-  get markStyle(): MarkStyle {
-    return this.style;
   }
 
   /** Adopts the mark styles into a document or an open shadow root we scan. */

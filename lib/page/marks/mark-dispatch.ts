@@ -94,17 +94,18 @@ export function markDispatch(
       adoptDocumentSheetIfNeeded();
     }
     const ask = new Set<string>();
-    const priority = nearness === 'visible' ? 'visible' : 'background';
+    const visible = nearness === 'visible';
+    const priority = visible ? 'visible' : 'background';
     for (const occ of occs) {
-      highlighter.set(store.rangeOf(occ), answers.severityOf(occ.ip));
+      // Marks on screen are painted in the frame their text is, not in the next paint batch: a
+      // virtualised grid that replaces its cells' text on every scroll step (every ~50 ms) would
+      // otherwise show each mark for a frame or two before its text is gone, if at all (bench
+      // page, grid: addresses new to the screen marked within 500 ms fell from 100 % to 46-65 %
+      // with the 100 ms batching). Only a mark not painted yet sets a paint off: one painted
+      // while near costs nothing as it scrolls on screen (paint-throttle.ts says why it must not).
+      highlighter.set(store.rangeOf(occ), answers.severityOf(occ.ip), visible);
       if (answers.queue.wouldAsk(occ.ip, priority) && answers.shouldAsk(occ.ip)) ask.add(occ.ip);
     }
-    // Marks on screen are painted in the frame their text is, not in the next paint batch: a
-    // virtualised grid that replaces its cells' text on every scroll step (every ~50 ms) would
-    // otherwise show each mark for a frame or two before its text is gone, if at all (bench
-    // page, grid: addresses new to the screen marked within 500 ms fell from 100 % to 46-65 %
-    // with the 100 ms batching; near-but-hidden marks still wait for the batch).
-    if (nearness === 'visible') highlighter.paint();
     if (ask.size) answers.queue.request(ask, priority);
   };
 

@@ -29,9 +29,9 @@ describe('Highlighter', () => {
     h.set(r, 'critical');
     expect(env.names.get('ip-rep-pending')!.has(r)).toBe(false);
     expect(env.names.get('ip-rep-critical')!.has(r)).toBe(true);
-    expect(h.size('critical')).toBe(1);
+    expect(env.names.get('ip-rep-critical')!.size).toBe(1);
     h.remove(r);
-    expect(h.size('critical')).toBe(0);
+    expect(env.names.get('ip-rep-critical')!.size).toBe(0);
     expect(h.severityOf(r)).toBeUndefined();
   });
 
@@ -66,13 +66,31 @@ describe('Highlighter', () => {
     expect([...env.names.get('ip-rep-critical')!]).toEqual([a]);
     expect(env.names.get('ip-rep-high')!.size).toBe(0);
     expect(env.names.get('ip-rep-low')!.size).toBe(0);
-    expect(h.painting).toBe(false);
+    paints.length = 0;
+    h.set(c, 'pending');
+    expect(paints).toHaveLength(0);
 
     // A paint due after dispose does nothing.
     h.set(b, 'high');
     h.dispose();
     paints.shift()!();
     expect(env.names.size).toBe(0);
+  });
+
+  it('paints at once a range set on screen that is not painted yet, with every change waiting', () => {
+    const env = fakeHighlighterEnv();
+    const paints: (() => void)[] = [];
+    const h = new Highlighter({ ...env, schedulePaint: (apply) => void paints.push(apply) });
+    const [near, seen, other] = [range(), range(), range()];
+    h.set(near, 'low');
+    paints.shift()!();
+    h.set(other, 'high');
+    // Already painted under that severity: nothing to paint, the waiting change keeps waiting.
+    h.set(near, 'low', true);
+    expect(env.names.get('ip-rep-high')!.has(other)).toBe(false);
+    h.set(seen, 'critical', true);
+    expect(env.names.get('ip-rep-critical')!.has(seen)).toBe(true);
+    expect(env.names.get('ip-rep-high')!.has(other)).toBe(true);
   });
 
   it('adopts its stylesheet into the document and shadow roots, and re-installs what the page removed', () => {

@@ -122,6 +122,24 @@ describe('markDispatch', () => {
     ]);
   });
 
+  it('paints a mark coming on screen only if it is not painted yet: one painted while near costs no paint', () => {
+    const t = setup();
+    const early = t.read('5.5.5.5', ['5.5.5.5']);
+    const late = t.read('6.6.6.6', ['6.6.6.6']);
+    t.marks.applyChange(early.change);
+    t.marks.applyChange(late.change);
+    t.vis.reveal([early.el], 'near');
+    t.highlighter.paint();
+    t.vis.reveal([late.el], 'near');
+    // Every frame that changes a highlight costs the browser work in proportion to the page:
+    // the early mark, painted while near, sets off no paint of the late one waiting.
+    t.vis.reveal([early.el], 'visible');
+    expect(t.painted('pending', early.occs[0]!)).toBe(true);
+    expect(t.painted('pending', late.occs[0]!)).toBe(false);
+    t.vis.reveal([late.el], 'visible');
+    expect(t.painted('pending', late.occs[0]!)).toBe(true);
+  });
+
   it('drops the mark and the tracking of removed text', () => {
     const t = setup();
     const { el, change, occs } = t.read('4.4.4.4', ['4.4.4.4']);
