@@ -12,9 +12,9 @@
  *
  * Mark changes are not applied as they are made: `set` and `remove` change what the highlighter
  * holds at once (severityOf answers from it), and the highlights follow in one batch per paint
- * (paint-throttle.ts: at most once a second, in a task of their own, unless a mark on screen
- * or an answer calls `paint` sooner). A frame in which a highlight changes costs the browser
- * work in proportion to the page, so a scan must not change them in every one of its slices.
+ * (paint-throttle.ts: at most once every 3 s, in a task of their own, unless a mark set on
+ * screen calls for it sooner). A frame in which a highlight changes costs the browser work in
+ * proportion to the page, so a scan must not change them in every one of its slices.
  */
 import { highlightName, SEVERITIES, type Severity } from '../../severity';
 import { adoptSheet, dropSheet, fallbackStyle, isApplied } from './adopted-sheets';

@@ -114,11 +114,11 @@ export function markDispatch(
       const severity = answers.severityOf(ip);
       for (const occ of store.rangedOccurrencesOfIp(ip)) {
         // Only marks near the viewport are in the highlights; the rest take it when they come.
-        if (occ.range && highlighter.severityOf(occ.range) !== undefined) highlighter.set(occ.range, severity);
+        // An answer on screen is painted when it comes, one near but hidden with the next batch.
+        const el = elementOf(occ);
+        if (occ.range && highlighter.severityOf(occ.range) !== undefined) highlighter.set(occ.range, severity, !!el && tracker.nearnessOf(el) == 'visible');
       }
     }
-    // An answer is painted when it comes (at most one call's worth at a time), not a batch later.
-    highlighter.paint();
     summary.schedule();
   };
 

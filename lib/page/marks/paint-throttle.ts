@@ -1,18 +1,20 @@
 /**
  * When the highlighter applies its queued mark changes: all at once, in one task of their own,
- * at most once per `gapMs`. Marks on screen do not wait for it (mark-dispatch.ts paints them in
- * the frame their text comes); what waits is marks near the screen but not on it, and marks
- * leaving (far away, or their text gone), none of which the analyst can see change.
+ * at most once per `gapMs`. Marks on screen do not wait for it (mark-dispatch.ts paints them,
+ * and their answers, in the frame they come); what waits is marks near the screen but not on
+ * it, their answers, and marks leaving (far away, or their text gone), none of which the analyst
+ * can see change. A waiting mark that comes on screen is painted then, a frame after its text.
  *
  * Why they wait: every frame in which a highlight gains or loses a range costs the browser work
  * in proportion to the page, not to the change. Chromium rebuilds all highlight markers in that
  * frame, and with an underline (any text decoration) it invalidates the ink overflow of every
  * marked text, which recomputes the overflow of the table or list around it over all its rows:
- * PrePaint per such frame, one range added to a still, scrolling table (Chromium 156), about
- * 3 ms at 1,000 rows, 15 ms at 5,000 and 56 ms at 20,000, against 2-3 ms at any size with a
- * background fill. On the React live tail, scrolled, batches every 100 ms made about 20 long
- * rendering tasks the page alone did not have. Once a second, marks that come near while the
- * analyst scrolls are painted in a batch or two a screen, not one per row.
+ * PrePaint per such frame, one range added to a still, scrolling table (Chromium 156, bench
+ * highlight-cost): +2.7 ms at 1,000 rows, +15.5 ms at 5,000 and +45.8 ms at 20,000, against
+ * +0.2-1.2 ms at any size with a background fill. On the React live tail, scrolled, batches every 100 ms changed our
+ * highlights in 25-38 frames a run (8 s), each a rendering task of the page's size; batches
+ * every second in 12-14, every 3 s in 7-9, marks still on screen in the frame their text was.
+ * The near band is one screen: the bench's scroll (240 px/s) crosses it in about 3 s.
  *
  * A timer task, not `requestAnimationFrame`: changes made in one task are painted together in
  * the next frame all the same, and a frame callback would run our work inside the frame's own
@@ -26,8 +28,8 @@ export interface PaintThrottleEnv {
   setTimer: (run: () => void, ms: number) => void;
 }
 
-/** At most one batch of off-screen mark changes a second. */
-export const PAINT_GAP_MS = 1000;
+/** At most one batch of off-screen mark changes every 3 s. */
+export const PAINT_GAP_MS = 3000;
 
 export function browserPaintEnv(win: Window & typeof globalThis = window): PaintThrottleEnv {
   return {
