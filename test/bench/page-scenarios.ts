@@ -381,7 +381,7 @@ async function startOursProfile(page: Page): Promise<() => Promise<string>> {
       ours += us;
       byFunction.set(frame.functionName || '(anonymous)', (byFunction.get(frame.functionName || '(anonymous)') ?? 0) + us);
     });
-    const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, us]) => `${f} ${(us / 1000).toFixed(0)}`);
+    const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_OURS_TOP ?? 6)).map(([f, us]) => `${f} ${(us / 1000).toFixed(0)}`);
     return `${(ours / 1000).toFixed(0)} ms self of ${(busy / 1000).toFixed(0)} ms JS and GC in the renderer (top: ${top.join(', ')})`;
   };
 }

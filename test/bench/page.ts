@@ -37,7 +37,11 @@
  *   BENCH_MARK_STYLE=underline or background: the mark style the scenarios run with (default
  *     the extension's, underline); BENCH_PAGE_DEBUG also prints the ranges our highlights hold;
  *   BENCH_PAGE_OURS_JS=1 prints, per console scenario run with the extension, our script's own JS
- *     time from a CPU profile (what tells two builds of ours apart; page-scenarios.ts);
+ *     time from a CPU profile (what tells two builds of ours apart; page-scenarios.ts), its
+ *     BENCH_OURS_TOP (default 6) functions of most self time (names read best on a build made
+ *     with WXT_NO_MINIFY=1);
+ *   BENCH_TRACE_CATS the trace categories (add blink,benchmark to split the rendering phases:
+ *     CompositingInputs, CullRectUpdate, PaintArtifactCompositor);
  *   BENCH_EXTENSION_DIR the build to load (default .output/chrome-mv3-e2e, else built).
  */
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
@@ -315,7 +319,9 @@ export async function startTrace(cdp: CDPSession): Promise<() => Promise<TraceEv
   };
   cdp.on('Tracing.dataCollected', collect);
   await cdp.send('Tracing.start', {
-    categories: process.env.BENCH_PAGE_DEBUG ? 'devtools.timeline,disabled-by-default-devtools.timeline,v8' : 'devtools.timeline,disabled-by-default-devtools.timeline',
+    categories:
+      process.env.BENCH_TRACE_CATS ??
+      (process.env.BENCH_PAGE_DEBUG ? 'devtools.timeline,disabled-by-default-devtools.timeline,v8' : 'devtools.timeline,disabled-by-default-devtools.timeline'),
     transferMode: 'ReportEvents',
   } as never);
   return async () => {
