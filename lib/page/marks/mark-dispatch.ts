@@ -115,8 +115,10 @@ export function markDispatch(
       for (const occ of store.rangedOccurrencesOfIp(ip)) {
         // Only marks near the viewport are in the highlights; the rest take it when they come.
         // An answer on screen is painted when it comes, one near but hidden with the next batch.
-        const el = elementOf(occ);
-        if (occ.range && highlighter.severityOf(occ.range) !== undefined) highlighter.set(occ.range, severity, !!el && tracker.nearnessOf(el) == 'visible');
+        if (occ.range && highlighter.severityOf(occ.range) !== undefined) {
+          const el = elementOf(occ);
+          highlighter.set(occ.range, severity, !!el && tracker.nearnessOf(el) == 'visible');
+        }
       }
     }
     summary.schedule();

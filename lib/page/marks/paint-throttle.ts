@@ -11,9 +11,10 @@
  * marked text, which recomputes the overflow of the table or list around it over all its rows:
  * PrePaint per such frame, one range added to a still, scrolling table (Chromium 156, bench
  * highlight-cost): +2.7 ms at 1,000 rows, +15.5 ms at 5,000 and +45.8 ms at 20,000, against
- * +0.2-1.2 ms at any size with a background fill. On the React live tail, scrolled, batches every 100 ms changed our
- * highlights in 25-38 frames a run (8 s), each a rendering task of the page's size; batches
- * every second in 12-14, every 3 s in 7-9, marks still on screen in the frame their text was.
+ * +0.2-1.2 ms at any size with a background fill. On the React live tail, scrolled, batches
+ * every 100 ms changed our highlights in 25-38 frames a run (8 s), each a rendering task of
+ * the page's size; batches every second in 12-14, every 3 s in 7-9, marks still on screen in
+ * the frame their text was.
  * The near band is one screen: the bench's scroll (240 px/s) crosses it in about 3 s.
  *
  * A timer task, not `requestAnimationFrame`: changes made in one task are painted together in
