@@ -16,7 +16,7 @@
  */
 import { chromium, type Browser } from '@playwright/test';
 import { BASE_CHROMIUM_ARGS, chromiumExecutable } from '../e2e/chromium';
-import { threadMs, VIEWPORT, type TraceEvent } from './page';
+import { startTrace, threadMs, VIEWPORT, type TraceEvent } from './page';
 
 const ROWS = (process.env.HIGHLIGHT_ROWS ?? '1000,5000,20000').split(',').map(Number);
 const WINDOW_MS = Number(process.env.HIGHLIGHT_WINDOW_MS ?? 5_000);
@@ -73,10 +73,10 @@ async function measure(browser: Browser, rows: number, v: Variant): Promise<{ pr
     await page.setContent(pageHtml(rows, v));
     await page.waitForTimeout(500);
     await page.evaluate(() => (window as unknown as { benchStart: () => void }).benchStart());
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    const stopTrace = await startTrace(await page.context().newCDPSession(page));
     await page.waitForTimeout(WINDOW_MS);
     type Event = TraceEvent & { pid: number; args?: { name?: string } };
-    const events = (JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: Event[] }).traceEvents;
+    const events = (await stopTrace()) as Event[];
     const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
     if (!main) throw new Error('no renderer main thread in the trace');
     const sum = (name: string) =>
