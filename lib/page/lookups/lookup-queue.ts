@@ -31,193 +31,120 @@ export interface LookupQueueOptions {
   defer?: (run: () => void) => void;
 }
 
-export class LookupQueue {
-  private results = new Map<string, LookupResult>();
-  private asked = new Set<string>();
-  /**
-   * Asked as background (near the screen) and not answered yet: if one comes on screen first it
-   * is asked again as visible, once, so the background gives it an on-screen deadline (it lets
-   * background IPs wait longer for company, see lib/lookup/batcher.ts).
-   */
-  private askedInBackground = new Set<string>();
-  private readonly waiting: Record<PagePriority, string[]> = { visible: [], background: [] };
-  private scheduled = false;
-  private backgroundInFlight = false;
-  private readonly inFlight = new Set<Promise<void>>();
-  private stopped = false;
-  /** Bumped by forget(): answers to batches sent before it are dropped. */
-  private generation = 0;
-  /**
-   * Bumped by forgetWhere() (lookups work again): a batch sent before it may still come back
-   * failed after it, since the recovery notice and the batch's answer travel apart; such an
-   * answer is no longer true and its IPs are asked again instead of staying "failed" for good.
-   */
-  private retryRound = 0;
-  private retryAgain: (result: LookupResult) => boolean = () => false;
-
-  constructor(private readonly options: LookupQueueOptions) {}
-
+/** What the page asks of its queue (lookupQueue). */
+export interface LookupQueue {
   /**
    * Queues the IPs not asked yet, and asks again as visible those asked as background that have
    * no answer yet (they came on screen).
    */
-  request(ips: Iterable<string>, priority: PagePriority): void {
-    if (this.stopped) return;
-    let added = false;
-    for (const ip of ips) {
-      if (!this.wouldAsk(ip, priority)) continue;
-      this.asked.add(ip);
-      if (priority === 'background') this.askedInBackground.add(ip);
-      else this.askedInBackground.delete(ip);
-      this.waiting[priority].push(ip);
-      added = true;
-    }
-    if (added) this.schedule();
-  }
-
+  request(ips: Iterable<string>, priority: PagePriority): void;
   /** Whether request(ip, priority) would ask anything (callers skip building lists for nothing). */
-  wouldAsk(ip: string, priority: PagePriority): boolean {
-    return !this.asked.has(ip) || (priority === 'visible' && this.askedInBackground.has(ip));
-  }
-
-  resultOf(ip: string): LookupResult | undefined {
-    return this.results.get(ip);
-  }
-
+  wouldAsk(ip: string, priority: PagePriority): boolean;
+  resultOf(ip: string): LookupResult | undefined;
   /** The IPs with an answer (some may have left the page: see prune). */
-  answeredIps(): IterableIterator<string> {
-    return this.results.keys();
-  }
-
-  wasAsked(ip: string): boolean {
-    return this.asked.has(ip);
-  }
-
+  answeredIps(): IterableIterator<string>;
+  wasAsked(ip: string): boolean;
   /** Stores a result obtained another way (the card's detailed lookup). */
-  put(result: LookupResult): void {
-    this.results.set(result.ip, result);
-    this.asked.add(result.ip);
-    this.askedInBackground.delete(result.ip);
-    this.options.onResults([result]);
-  }
-
-  get pending(): number {
-    return this.waiting.visible.length + this.waiting.background.length + this.inFlight.size;
-  }
-
+  put(result: LookupResult): void;
+  /** IPs queued, and batches in flight. */
+  readonly pending: number;
   /** Resolves when everything asked so far has an answer (tests, benchmarks). */
-  async idle(): Promise<void> {
-    while (this.scheduled || this.inFlight.size > 0 || this.waiting.visible.length || this.waiting.background.length) {
-      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
-      else await new Promise((r) => setTimeout(r, 0));
-    }
-  }
-
+  idle(): Promise<void>;
   /**
    * Drops every answer and every ask, queued or in flight (the API server changed): IPs are
    * asked again when requested again. Returns the IPs that had an answer or were asked.
    */
-  forget(): Set<string> {
-    const ips = new Set([...this.asked, ...this.results.keys()]);
-    this.generation++;
-    this.results.clear();
-    this.asked.clear();
-    this.askedInBackground.clear();
-    this.waiting.visible.length = 0;
-    this.waiting.background.length = 0;
-    return ips;
-  }
-
+  forget(): Set<string>;
   /**
    * Drops the answers `retry` picks (failures worth asking again), so their IPs are asked when
    * requested again. Returns those IPs.
    */
-  forgetWhere(retry: (result: LookupResult) => boolean): Set<string> {
-    this.retryRound++;
-    this.retryAgain = retry;
-    const ips = new Set<string>();
-    for (const [ip, result] of this.results) {
-      if (!retry(result)) continue;
-      this.results.delete(ip);
-      this.asked.delete(ip);
-      ips.add(ip);
-    }
-    return ips;
-  }
-
+  forgetWhere(retry: (result: LookupResult) => boolean): Set<string>;
   /** IPs with an answer or asked (tests: the page's memory follows what it shows). */
-  get size(): number {
-    return Math.max(this.results.size, this.asked.size);
-  }
-
+  readonly size: number;
   /**
    * Forgets answers to IPs `keep` rejects (no longer on the page), once more than `max` are
    * held: a console that shows new addresses for ever must not grow this map for ever.
    * Queued and in-flight IPs stay; a forgotten IP that comes back is asked again, and the
    * background answers it from its cache.
    */
-  prune(keep: (ip: string) => boolean, max: number): void {
-    if (this.results.size <= max && this.asked.size <= max) return;
-    const waiting = new Set([...this.waiting.visible, ...this.waiting.background]);
-    for (const ip of this.asked) {
-      if (keep(ip) || waiting.has(ip)) continue;
-      // Asked and not answered yet: in flight, keep it so it is not sent twice.
-      if (!this.results.has(ip)) continue;
-      this.asked.delete(ip);
-      this.results.delete(ip);
-    }
-    for (const ip of this.results.keys()) if (!keep(ip) && !this.asked.has(ip)) this.results.delete(ip);
-  }
-
+  prune(keep: (ip: string) => boolean, max: number): void;
   /** Resizes the per-IP maps to what they hold now, after a prune (see compactMap). */
-  compact(): void {
-    this.results = compactMap(this.results);
-    this.asked = new Set(this.asked);
-    this.askedInBackground = new Set(this.askedInBackground);
-  }
+  compact(): void;
+  stop(): void;
+}
 
-  stop(): void {
-    this.stopped = true;
-    this.waiting.visible.length = 0;
-    this.waiting.background.length = 0;
-  }
+/** A closure, not a class: its state's names are minified in the content script. */
+export function lookupQueue(options: LookupQueueOptions): LookupQueue {
+  let results = new Map<string, LookupResult>();
+  let asked = new Set<string>();
+  /**
+   * Asked as background (near the screen) and not answered yet: if one comes on screen first it
+   * is asked again as visible, once, so the background gives it an on-screen deadline (it lets
+   * background IPs wait longer for company, see lib/lookup/batcher.ts).
+   */
+  let askedInBackground = new Set<string>();
+  const waiting: Record<PagePriority, string[]> = { visible: [], background: [] };
+  let scheduled = false;
+  let backgroundInFlight = false;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  /** Bumped by forget(): answers to batches sent before it are dropped. */
+  let generation = 0;
+  /**
+   * Bumped by forgetWhere() (lookups work again): a batch sent before it may still come back
+   * failed after it, since the recovery notice and the batch's answer travel apart; such an
+   * answer is no longer true and its IPs are asked again instead of staying "failed" for good.
+   */
+  let retryRound = 0;
+  let retryAgain: (result: LookupResult) => boolean = () => false;
 
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    const defer = this.options.defer ?? ((run) => void Promise.resolve().then(run));
+  const wouldAsk = (ip: string, priority: PagePriority): boolean =>
+    !asked.has(ip) || (priority === 'visible' && askedInBackground.has(ip));
+
+  const request = (ips: Iterable<string>, priority: PagePriority): void => {
+    if (stopped) return;
+    let added = false;
+    for (const ip of ips) {
+      if (!wouldAsk(ip, priority)) continue;
+      asked.add(ip);
+      if (priority === 'background') askedInBackground.add(ip);
+      else askedInBackground.delete(ip);
+      waiting[priority].push(ip);
+      added = true;
+    }
+    if (added) schedule();
+  };
+
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    const defer = options.defer ?? ((run) => void Promise.resolve().then(run));
     defer(() => {
-      this.scheduled = false;
-      this.pump();
+      scheduled = false;
+      pump();
     });
-  }
+  };
 
   /** Visible batches go at once; background batches one at a time so they never crowd them out. */
-  private pump(): void {
-    if (this.stopped) return;
-    const size = this.options.batchSize ?? 200;
-    while (this.waiting.visible.length) {
-      this.launch(this.waiting.visible.splice(0, size), 'visible');
+  const pump = (): void => {
+    if (stopped) return;
+    const size = options.batchSize ?? 200;
+    while (waiting.visible.length) launch(waiting.visible.splice(0, size), 'visible');
+    if (backgroundInFlight) return;
+    // Up to `size` waiting background IPs, leaving out those asked as visible (or answered) since.
+    let background: string[] = [];
+    while (!background.length && waiting.background.length) {
+      background = waiting.background.splice(0, size).filter((ip) => askedInBackground.has(ip));
     }
-    if (this.backgroundInFlight) return;
-    const background = this.nextBackgroundBatch(size);
     if (background.length) {
-      this.backgroundInFlight = true;
-      this.launch(background, 'background', () => {
-        this.backgroundInFlight = false;
-        this.pump();
+      backgroundInFlight = true;
+      launch(background, 'background', () => {
+        backgroundInFlight = false;
+        pump();
       });
     }
-  }
-
-  /** Up to `size` waiting background IPs, leaving out those asked as visible (or answered) since. */
-  private nextBackgroundBatch(size: number): string[] {
-    let batch: string[] = [];
-    while (!batch.length && this.waiting.background.length) {
-      batch = this.waiting.background.splice(0, size).filter((ip) => this.askedInBackground.has(ip));
-    }
-    return batch;
-  }
+  };
 
   /**
    * Two asks, so that "pending" is true: the first is answered at once with all the
@@ -226,44 +153,44 @@ export class LookupQueue {
    * for the IPs it queued. A background batch frees its turn after the first ask: its IPs
    * left are queued in the background then, and the next batch's refusals come back at once.
    */
-  private launch(ips: string[], priority: PagePriority, after?: () => void): void {
-    const generation = this.generation;
-    const round = this.retryRound;
+  const launch = (ips: string[], priority: PagePriority, after?: () => void): void => {
+    const batchGeneration = generation;
+    const round = retryRound;
     let release = after;
     const freeTurn = () => {
       const run = release;
       release = undefined;
       run?.();
     };
-    const task = this.ask(ips, priority, true, generation, round)
+    const task = ask(ips, priority, true, batchGeneration, round)
       .then((queued) => {
         freeTurn();
-        if (queued.length && !this.stopped && generation === this.generation) return this.ask(queued, priority, false, generation, round);
+        if (queued.length && !stopped && batchGeneration === generation) return ask(queued, priority, false, batchGeneration, round);
         return [];
       })
       .then(() => undefined)
       .finally(() => {
-        this.inFlight.delete(task);
+        inFlight.delete(task);
         freeTurn();
       });
-    this.inFlight.add(task);
-  }
+    inFlight.add(task);
+  };
 
   /** One message: applies its answers, and returns the IPs left for a second ask (answerNow only). */
-  private async ask(ips: string[], priority: PagePriority, answerNow: boolean, generation: number, round: number): Promise<string[]> {
-    const reply = await this.options.send(ips, priority, answerNow).catch(
+  const ask = async (ips: string[], priority: PagePriority, answerNow: boolean, batchGeneration: number, round: number): Promise<string[]> => {
+    const reply = await options.send(ips, priority, answerNow).catch(
       (error: unknown): Reply<LookupResult[]> => ({
         ok: false,
         error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) },
       }),
     );
-    if (this.stopped || generation !== this.generation) return [];
-    const results: LookupResult[] = reply.ok ? [...reply.value] : [];
-    const answered = new Set(results.map((r) => r.ip));
+    if (stopped || batchGeneration !== generation) return [];
+    const got: LookupResult[] = reply.ok ? [...reply.value] : [];
+    const answered = new Set(got.map((r) => r.ip));
     const left = ips.filter((ip) => !answered.has(ip));
-    const fresh = (all: LookupResult[]) => (round === this.retryRound ? all : this.askAgainIfStale(all, priority));
+    const fresh = (all: LookupResult[]) => (round === retryRound ? all : askAgainIfStale(all, priority));
     if (answerNow && reply.ok) {
-      if (results.length) this.apply(fresh(results));
+      if (got.length) apply(fresh(got));
       return left;
     }
     // No answer for an IP (failed message, or left out of the final reply) is an error, not
@@ -271,28 +198,98 @@ export class LookupQueue {
     const error: ApiErrorData = reply.ok
       ? { kind: 'bad-response', message: 'The extension gave no answer for this address.' }
       : { kind: asApiKind(reply.error.kind), message: reply.error.message };
-    for (const ip of left) results.push({ ip, status: 'error', error });
-    this.apply(fresh(results));
+    for (const ip of left) got.push({ ip, status: 'error', error });
+    apply(fresh(got));
     return [];
-  }
+  };
 
   /** Answers of a batch sent before the last recovery: failures are asked again, not kept. */
-  private askAgainIfStale(results: LookupResult[], priority: PagePriority): LookupResult[] {
-    const stale = results.filter((r) => this.retryAgain(r)).map((r) => r.ip);
-    if (!stale.length) return results;
-    for (const ip of stale) this.asked.delete(ip);
-    this.request(stale, priority);
+  const askAgainIfStale = (all: LookupResult[], priority: PagePriority): LookupResult[] => {
+    const stale = all.filter((r) => retryAgain(r)).map((r) => r.ip);
+    if (!stale.length) return all;
+    for (const ip of stale) asked.delete(ip);
+    request(stale, priority);
     const again = new Set(stale);
-    return results.filter((r) => !again.has(r.ip));
-  }
+    return all.filter((r) => !again.has(r.ip));
+  };
 
-  private apply(results: LookupResult[]): void {
-    for (const r of results) {
-      this.results.set(r.ip, r);
-      this.askedInBackground.delete(r.ip);
+  const apply = (got: LookupResult[]): void => {
+    for (const r of got) {
+      results.set(r.ip, r);
+      askedInBackground.delete(r.ip);
     }
-    this.options.onResults(results);
-  }
+    options.onResults(got);
+  };
+
+  return {
+    request,
+    wouldAsk,
+    resultOf: (ip) => results.get(ip),
+    answeredIps: () => results.keys(),
+    wasAsked: (ip) => asked.has(ip),
+    put(result) {
+      results.set(result.ip, result);
+      asked.add(result.ip);
+      askedInBackground.delete(result.ip);
+      options.onResults([result]);
+    },
+    get pending() {
+      return waiting.visible.length + waiting.background.length + inFlight.size;
+    },
+    async idle() {
+      while (scheduled || inFlight.size > 0 || waiting.visible.length || waiting.background.length) {
+        if (inFlight.size > 0) await Promise.race(inFlight);
+        else await new Promise((r) => setTimeout(r, 0));
+      }
+    },
+    forget() {
+      const ips = new Set([...asked, ...results.keys()]);
+      generation++;
+      results.clear();
+      asked.clear();
+      askedInBackground.clear();
+      waiting.visible.length = 0;
+      waiting.background.length = 0;
+      return ips;
+    },
+    forgetWhere(retry) {
+      retryRound++;
+      retryAgain = retry;
+      const ips = new Set<string>();
+      for (const [ip, result] of results) {
+        if (!retry(result)) continue;
+        results.delete(ip);
+        asked.delete(ip);
+        ips.add(ip);
+      }
+      return ips;
+    },
+    get size() {
+      return Math.max(results.size, asked.size);
+    },
+    prune(keep, max) {
+      if (results.size <= max && asked.size <= max) return;
+      const queued = new Set([...waiting.visible, ...waiting.background]);
+      for (const ip of asked) {
+        if (keep(ip) || queued.has(ip)) continue;
+        // Asked and not answered yet: in flight, keep it so it is not sent twice.
+        if (!results.has(ip)) continue;
+        asked.delete(ip);
+        results.delete(ip);
+      }
+      for (const ip of results.keys()) if (!keep(ip) && !asked.has(ip)) results.delete(ip);
+    },
+    compact() {
+      results = compactMap(results);
+      asked = new Set(asked);
+      askedInBackground = new Set(askedInBackground);
+    },
+    stop() {
+      stopped = true;
+      waiting.visible.length = 0;
+      waiting.background.length = 0;
+    },
+  };
 }
 
 function asApiKind(kind: string): ApiErrorKind {

@@ -8,7 +8,7 @@ import type { IpClass } from '../../ip/types';
 import type { LookupResult } from '../../lookup/types';
 import { severityOf as severityOfResult, type Severity, type SeverityThresholds } from '../../severity';
 import { compactMap } from '../occurrences/set-map';
-import { LookupQueue, type LookupQueueOptions, type PagePriority } from './lookup-queue';
+import { lookupQueue, type LookupQueue, type LookupQueueOptions, type PagePriority } from './lookup-queue';
 
 export interface AskPolicy {
   thresholds: SeverityThresholds;
@@ -46,7 +46,7 @@ export interface PageAnswers {
 
 /** A closure, not a class: its state's names are minified in the content script. */
 export function pageAnswers(classify: (ip: string) => IpClass, policy: () => AskPolicy, options: LookupQueueOptions): PageAnswers {
-  const queue = new LookupQueue(options);
+  const queue = lookupQueue(options);
   let classes = new Map<string, IpClass>();
 
   const classOf = (ip: string): IpClass => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupResult } from '@/lib/lookup/types';
-import { LookupQueue, type LookupSender } from '@/lib/page/lookups/lookup-queue';
+import { lookupQueue, type LookupSender } from '@/lib/page/lookups/lookup-queue';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -10,7 +10,7 @@ function deferred<T>() {
 
 const notFound = (ip: string): LookupResult => ({ ip, status: 'not-found', fetchedAt: 1 });
 
-describe('LookupQueue', () => {
+describe('lookupQueue', () => {
   it('asks each IP once, coalescing a burst into one batch', async () => {
     const calls: [string[], string][] = [];
     const send: LookupSender = async (ips, priority) => {
@@ -18,7 +18,7 @@ describe('LookupQueue', () => {
       return { ok: true, value: ips.map(notFound) };
     };
     const seen: string[] = [];
-    const q = new LookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });
+    const q = lookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });
     q.request(['1.1.1.1', '2.2.2.2'], 'visible');
     q.request(['2.2.2.2', '3.3.3.3'], 'visible');
     await q.idle();
@@ -37,7 +37,7 @@ describe('LookupQueue', () => {
       await gate.promise;
       return { ok: true, value: ips.map(notFound) };
     };
-    const q = new LookupQueue({ send, onResults: () => {}, batchSize: 2 });
+    const q = lookupQueue({ send, onResults: () => {}, batchSize: 2 });
     q.request(['10.0.0.1', '10.0.0.2', '10.0.0.3'], 'background');
     await Promise.resolve();
     await Promise.resolve();
@@ -69,7 +69,7 @@ describe('LookupQueue', () => {
       await gate.promise;
       return { ok: true, value: ips.map(notFound) };
     };
-    const q = new LookupQueue({ send, onResults: () => {} });
+    const q = lookupQueue({ send, onResults: () => {} });
     q.request(['23.0.0.1', '23.0.0.2'], 'background');
     await new Promise((r) => setTimeout(r, 0));
     expect(q.wouldAsk('23.0.0.1', 'background')).toBe(false);
@@ -102,7 +102,7 @@ describe('LookupQueue', () => {
       }
       return { ok: true, value: [] };
     };
-    const q = new LookupQueue({ send, onResults: () => {}, batchSize: 2 });
+    const q = lookupQueue({ send, onResults: () => {}, batchSize: 2 });
     q.request(['23.0.0.1', '23.0.0.2', '23.0.0.3', '23.0.0.4'], 'background');
     await new Promise((r) => setTimeout(r, 0));
     q.request(['23.0.0.3'], 'visible');
@@ -122,7 +122,7 @@ describe('LookupQueue', () => {
       fail
         ? { ok: false, error: { kind: 'unreachable', message: 'The extension background did not answer.' } }
         : { ok: true, value: ips.slice(1).map(notFound) };
-    const q = new LookupQueue({ send, onResults: () => {} });
+    const q = lookupQueue({ send, onResults: () => {} });
     q.request(['1.1.1.1'], 'visible');
     await q.idle();
     const failed = q.resultOf('1.1.1.1');
@@ -135,7 +135,7 @@ describe('LookupQueue', () => {
   });
 
   it('keeps an API error kind from the reply', async () => {
-    const q = new LookupQueue({
+    const q = lookupQueue({
       send: async () => ({ ok: false, error: { kind: 'missing-key', message: 'No key' } }),
       onResults: () => {},
     });
@@ -155,7 +155,7 @@ describe('LookupQueue', () => {
       return { ok: true, value: ips.map(notFound) };
     };
     const seen: string[] = [];
-    const q = new LookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });
+    const q = lookupQueue({ send, onResults: (r) => seen.push(...r.map((x) => x.ip)) });
     q.put(notFound('1.1.1.1'));
     q.request(['2.2.2.2'], 'visible');
     await new Promise((r) => setTimeout(r, 0));
@@ -191,7 +191,7 @@ describe('LookupQueue', () => {
       await call.promise;
       return { ok: true, value: [...refused, ...ips.filter((ip) => !capped.has(ip)).map(notFound)] };
     };
-    const q = new LookupQueue({ send, onResults: () => {}, batchSize: 2 });
+    const q = lookupQueue({ send, onResults: () => {}, batchSize: 2 });
     q.request(['1.1.1.1', '9.9.9.1', '9.9.9.2', '9.9.9.3'], 'background');
     await new Promise((r) => setTimeout(r, 0));
     await new Promise((r) => setTimeout(r, 0));
@@ -229,7 +229,7 @@ describe('LookupQueue', () => {
       await gate.promise;
       return { ok: true, value: ips.map(down ? failed : notFound) };
     };
-    const q = new LookupQueue({ send, onResults: () => {} });
+    const q = lookupQueue({ send, onResults: () => {} });
     q.request(['1.1.1.1'], 'visible');
     q.request(['2.2.2.2'], 'background');
     await new Promise((r) => setTimeout(r, 0));
@@ -255,7 +255,7 @@ describe('LookupQueue', () => {
       calls++;
       return { ok: true, value: ips.map(failed) };
     };
-    const q = new LookupQueue({ send, onResults: () => {} });
+    const q = lookupQueue({ send, onResults: () => {} });
     q.forgetWhere((r) => r.status === 'error');
     q.request(['1.1.1.1'], 'visible');
     await q.idle();
