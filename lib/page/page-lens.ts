@@ -118,6 +118,7 @@ export class PageLens {
       onFar: (occs) => this.marks.hideFar(occs),
       // Rows read far (no occurrences) came near: read again fully, as urgent.
       onRowsNear: (rows) => this.scanRows(rows),
+      scrolledAway: (row) => this.screen.scrolledAway(row),
     });
     this.scanner = new Scanner({
       // Re-rendered text (a live tail, a recycled grid row) costs no new finding work.

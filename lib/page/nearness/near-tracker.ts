@@ -74,6 +74,11 @@ export interface NearTrackerOptions<T> {
   onFar: (items: T[]) => void;
   /** Rows tracked by trackRow whose chunk came near. */
   onRowsNear?: (rows: Element[]) => void;
+  /**
+   * Whether a scroller around the element is away from its top (screen-sampler.ts): an element
+   * new to the tracker, put above a row on screen, is taken for on screen only where none is.
+   */
+  scrolledAway?: (element: Element) => boolean;
   /** How far beyond the viewport counts as "approaching" (CSS margin syntax). */
   margin?: string;
   chunkSize?: number;
@@ -224,6 +229,8 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   let fineState = new Map<Element, Nearness>();
   /** Fine targets the observer has reported at least once (observe() always reports once). */
   let fineReported = new Set<Element>();
+  /** Every element ever tracked (see the guess in track). */
+  const everTracked = new WeakSet<Element>();
   /** Elements whose items all left, with when: still tracked until releaseParked. */
   let parked = new Map<Element, number>();
   /** Rows tracked by trackRow, with how many far texts each holds. */
@@ -487,13 +494,19 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         const item = listItemOf(element);
         itemOfElement.set(element, item);
         if (!chunkOfItem.has(item)) addItem(item);
+        const known = everTracked.has(element);
+        everTracked.add(element);
         elementsOfItem.add(item, element);
         const chunk = chunkOfItem.get(item)!;
         // A row the page put above a row on screen (a live tail's new event above the rows it
         // pushed down) is taken for on screen until the observers say: waiting for them
         // was two frames (its chunk's end, then the cell), 1-2 s on a busy tail, with its
-        // addresses unmarked, private ones without their "Not looked up" mark.
-        if (!fineState.has(element) && aboveVisible(item)) {
+        // addresses unmarked, private ones without their "Not looked up" mark. An element new
+        // to us is not, once its scroller has left its top: scroll anchoring keeps rows
+        // inserted there above the screen, and their IPs asked as on screen went in calls of
+        // their own (React tail scrolled: one call a run, of addresses never on screen). One
+        // we tracked before did not move: a list that rewrites its rows' text shifts the text.
+        if (!fineState.has(element) && aboveVisible(item) && (known || !options.scrolledAway?.(item))) {
           fineState.set(element, 'visible');
           setChunkNear(chunk, true);
         }

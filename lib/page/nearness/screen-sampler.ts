@@ -30,6 +30,13 @@ export interface ScreenSamplerDeps {
 export interface ScreenSampler {
   /** The rows on screen at the last sample. */
   readonly rows: ReadonlySet<Element>;
+  /**
+   * Whether a scroller around the element (the page's own included) is away from its top: moved
+   * by a scroll since the last sample, or found there by it. Rows a page inserts above the rows
+   * on screen then stay above the screen: the browser's scroll anchoring keeps the view still,
+   * except at offset 0, where the rows below are pushed down instead.
+   */
+  scrolledAway(element: Element): boolean;
   /** Samples again after the page's scrolls and resizes (until the signal aborts). */
   follow(doc: Document, win: Window): void;
   /** Samples now (the layout is known to be clean, or forcing it is the point). */
@@ -45,8 +52,15 @@ export function screenSampler(deps: ScreenSamplerDeps): ScreenSampler {
   /** A sample waits for the next frame's paint (sampleAfterPaint). */
   let pending = false;
   const { signal } = deps;
+  let doc: Document | undefined;
+  /** Scrollers away from their top, as far as known: a scroll adds its target, a sample drops those back at 0. */
+  const away = new Set<Element>();
 
   const sampleNow = (): void => {
+    const root = doc?.scrollingElement;
+    if (root) away.add(root);
+    // Read where the layout is clean (after a paint): a scroll event's own read could force one.
+    for (const el of away) if (!el.scrollTop) away.delete(el);
     const sampled = deps.sample();
     rows = new Set(sampled);
     sampledAt = performance.now();
@@ -85,8 +99,19 @@ export function screenSampler(deps: ScreenSamplerDeps): ScreenSampler {
     get rows() {
       return rows;
     },
-    follow(doc, win) {
-      doc.addEventListener('scroll', scheduleResample, { capture: true, passive: true, signal });
+    scrolledAway(element) {
+      for (let node: Node | null = element; node; node = node.parentNode ?? (node as ShadowRoot).host) if (away.has(node as Element)) return true;
+      return false;
+    },
+    follow(d, win) {
+      doc = d;
+      const onScroll = (event: Event): void => {
+        const target = event.target as Node;
+        const scroller = target.nodeType == 1 ? (target as Element) : d.scrollingElement;
+        if (scroller) away.add(scroller);
+        scheduleResample();
+      };
+      d.addEventListener('scroll', onScroll, { capture: true, passive: true, signal });
       win.addEventListener('resize', scheduleResample, { passive: true, signal });
     },
     sampleNow,

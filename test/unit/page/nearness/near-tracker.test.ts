@@ -51,7 +51,7 @@ class FakeObserver {
 /** Lets the task end: the tracker observes its chunks' new ends then. */
 const taskEnd = () => Promise.resolve();
 
-function setup(rows: number, clock = { now: 0 }) {
+function setup(rows: number, clock = { now: 0 }, scroll = { away: false }) {
   document.body.innerHTML = `<table><tbody>${Array.from({ length: rows }, (_, i) => `<tr><td>a${i}</td><td>b${i}</td><td>c</td></tr>`).join('')}</tbody></table>`;
   const observers: FakeObserver[] = [];
   const near: [string[], Nearness][] = [];
@@ -70,6 +70,7 @@ function setup(rows: number, clock = { now: 0 }) {
     viewport: () => ({ width: 1280, height: 800 }),
     parkMs: 2_000,
     now: () => clock.now,
+    scrolledAway: () => scroll.away,
   });
   const [fine, coarse, onScreen] = observers as [FakeObserver, FakeObserver, FakeObserver];
   const rowEls = [...document.querySelectorAll('tr')];
@@ -81,7 +82,8 @@ function setup(rows: number, clock = { now: 0 }) {
 /** Four rows tracked, the first and last reported near, the first row's cell on screen. */
 function withFirstRowVisible() {
   const clock = { now: 0 };
-  const parts = setup(8, clock);
+  const scroll = { away: false };
+  const parts = setup(8, clock, scroll);
   const { tracker, coarse, fine, cell, rowEls } = parts;
   for (let r = 0; r < 4; r++) tracker.track(cell(r, 0), `r${r}`);
   coarse.fire([
@@ -89,7 +91,7 @@ function withFirstRowVisible() {
     { target: rowEls[3]!, top: 70, intersecting: true },
   ]);
   fine.fire([{ target: cell(0, 0), top: 10, intersecting: true }]);
-  return { ...parts, clock };
+  return { ...parts, clock, scroll };
 }
 
 describe('near tracker', () => {
@@ -426,6 +428,43 @@ describe('near tracker', () => {
     fine.fire([{ target: second, top: -5000, intersecting: false }]);
     expect(far).toEqual([['second']]);
     await taskEnd();
+  });
+
+  // Scrolled away from its top, a tail's new rows stay above the screen (scroll anchoring keeps
+  // the view still): taken for on screen, their IPs were asked as such and went in calls of
+  // their own (React tail scrolled: one a run, of addresses never on screen).
+  it('takes no new row inserted above a row on screen for on screen while its scroller is away from its top', async () => {
+    const { tracker, coarse, rowEls, scroll } = withFirstRowVisible();
+    const inserted = (text: string) => {
+      const row = document.createElement('tr');
+      row.innerHTML = `<td>${text}</td><td>x</td>`;
+      rowEls[0]!.before(row);
+      return row.firstElementChild!;
+    };
+    scroll.away = true;
+    const above = inserted('above');
+    expect(tracker.track(above, 'above')).toBeNull();
+    expect(tracker.nearnessOf(above)).toBe('unknown');
+    // Its row is observed all the same: the observers say where it is.
+    await taskEnd();
+    expect(coarse.targets.has(above.parentElement!)).toBe(true);
+    // Back at the top, the guess is made again.
+    scroll.away = false;
+    expect(tracker.track(inserted('top'), 'top')).toBe('visible');
+  });
+
+  // A list that rewrites its rows' text (rows keyed by position) shifts text into cells that did
+  // not move: a cell tracked before, forgotten while it held no address, is guessed as before.
+  it('still takes a cell it tracked before for on screen above a row on screen, scrolled or not', () => {
+    const { tracker, fine, cell, scroll, clock } = withFirstRowVisible();
+    fine.fire([{ target: cell(1, 0), top: 30, intersecting: true }]);
+    tracker.untrack(cell(0, 0), 'r0');
+    clock.now = 2_001;
+    tracker.releaseParked();
+    scroll.away = true;
+    expect(tracker.track(cell(0, 0), 'shifted')).toBe('visible');
+    // A cell never tracked may be in a row just inserted: not guessed while scrolled.
+    expect(tracker.track(cell(0, 1), 'new')).toBeNull();
   });
 
   // Marks once vanished for good on a re-rendered list, same rows each time: when

@@ -57,6 +57,50 @@ describe('screenSampler', () => {
     expect(Math.max(...gaps)).toBeLessThanOrEqual(250 + 120 + 16);
   });
 
+  // Rows a page inserts above the screen stay above it once the view is scrolled (scroll
+  // anchoring): the tracker guesses new rows on screen only where no scroller is away from its top.
+  it('knows which scrollers are away from their top: a scroll moves one, a sample after paint finds it back at 0', () => {
+    const { screen, frame } = sampler();
+    document.body.innerHTML = '<div id="list"><div id="row">1.2.3.4</div></div><p id="other">x</p>';
+    const list = document.getElementById('list')!;
+    const row = document.getElementById('row')!;
+    const other = document.getElementById('other')!;
+    const root = document.scrollingElement!;
+    let listTop = 40;
+    Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => listTop });
+    expect(screen.scrolledAway(row)).toBe(false);
+    // A scroll counts at once, before any read: reading offsets in the event could force a layout.
+    list.dispatchEvent(new Event('scroll'));
+    expect(screen.scrolledAway(row)).toBe(true);
+    expect(screen.scrolledAway(other)).toBe(false);
+    screen.sampleNow();
+    expect(screen.scrolledAway(row)).toBe(true);
+    listTop = 0;
+    list.dispatchEvent(new Event('scroll'));
+    vi.advanceTimersByTime(120);
+    frame();
+    vi.advanceTimersByTime(0);
+    expect(screen.scrolledAway(row)).toBe(false);
+    // The page's own scroller, read at every sample (a page restored scrolled has had no scroll event).
+    let rootTop = 300;
+    Object.defineProperty(root, 'scrollTop', { configurable: true, get: () => rootTop });
+    screen.sampleNow();
+    expect(screen.scrolledAway(other)).toBe(true);
+    expect(screen.scrolledAway(row)).toBe(true);
+    rootTop = 0;
+    screen.sampleNow();
+    expect(screen.scrolledAway(row)).toBe(false);
+    // A window scroll's target is the document: its scroller is the root.
+    rootTop = 10;
+    document.dispatchEvent(new Event('scroll'));
+    expect(screen.scrolledAway(other)).toBe(true);
+    // Inside a shadow root, the host's scrollers count.
+    const host = document.createElement('div');
+    other.append(host);
+    const inner = host.attachShadow({ mode: 'open' }).appendChild(document.createElement('span'));
+    expect(screen.scrolledAway(inner)).toBe(true);
+  });
+
   it('remembers the last sample\'s rows, and samples no more once its signal aborts', () => {
     const { screen, samples, frame, scroll, abort } = sampler();
     screen.sampleNow();
