@@ -229,8 +229,11 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
   let fineState = new Map<Element, Nearness>();
   /** Fine targets the observer has reported at least once (observe() always reports once). */
   let fineReported = new Set<Element>();
-  /** Every element ever tracked (see the guess in track). */
-  const everTracked = new WeakSet<Element>();
+  /**
+   * Elements tracked once and forgotten since (see the guess in track): recorded when they are
+   * forgotten, which is rare, not each time a scan tracks a new element.
+   */
+  const forgotten = new WeakSet<Element>();
   /** Elements whose items all left, with when: still tracked until releaseParked. */
   let parked = new Map<Element, number>();
   /** Rows tracked by trackRow, with how many far texts each holds. */
@@ -466,6 +469,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
 
   /** Stops tracking an element (its items all left, and it was parked long enough). */
   function forget(element: Element): void {
+    forgotten.add(element);
     itemsOf.deleteKey(element);
     unobserveFine(element);
     fineReported.delete(element);
@@ -494,8 +498,6 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         const item = listItemOf(element);
         itemOfElement.set(element, item);
         if (!chunkOfItem.has(item)) addItem(item);
-        const known = everTracked.has(element);
-        everTracked.add(element);
         elementsOfItem.add(item, element);
         const chunk = chunkOfItem.get(item)!;
         // A row the page put above a row on screen (a live tail's new event above the rows it
@@ -506,7 +508,7 @@ export function createNearTracker<T>(options: NearTrackerOptions<T>): NearTracke
         // inserted there above the screen, and their IPs asked as on screen went in calls of
         // their own (React tail scrolled: one call a run, of addresses never on screen). One
         // we tracked before did not move: a list that rewrites its rows' text shifts the text.
-        if (!fineState.has(element) && aboveVisible(item) && (known || !options.scrolledAway?.(item))) {
+        if (!fineState.has(element) && aboveVisible(item) && (forgotten.has(element) || !options.scrolledAway?.(item))) {
           fineState.set(element, 'visible');
           setChunkNear(chunk, true);
         }
